@@ -1,0 +1,44 @@
+"""The fusion pipeline: template match -> template extraction -> validate; otherwise classify the page
+and run the template-free extractor that fits it (CEVC for news/blogs, PEAN for forums)."""
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Mapping
+
+from . import bylines, cevc, dates, titles
+from .dom import Page, PageError, load_page
+from .result import ExtractionResult
+from .validate import validate
+
+
+def extract(data: bytes | str, url: str | None = None, *, content_type: str | None = None,
+            fetched_at: datetime | None = None, tz: str | None = None,
+            templates: Any = None, overrides: Mapping[str, str] | None = None) -> ExtractionResult:
+    """Extract the article (or forum posts) from one page.
+
+    `data` is the raw page (bytes are decoded here); `content_type` the HTTP header, for its charset;
+    `fetched_at` anchors relative times ("3小时前"); `tz` is the channel's default IANA zone for
+    times written without an offset; `templates` a mined template library; `overrides` optional
+    per-channel XPaths for headline/body/date. Never raises on bad input: an unreadable page
+    comes back with valid=False and a reason.
+    """
+    try:
+        page = load_page(data, url, content_type=content_type, fetched_at=fetched_at, tz=tz)
+    except PageError as exc:
+        return ExtractionResult.failure(str(exc), url=url)
+    return extract_page(page, templates=templates, overrides=overrides)
+
+
+def extract_page(page: Page, *, templates: Any = None, overrides: Mapping[str, str] | None = None) -> ExtractionResult:
+    return validate(extract_article(page), now=page.fetched_at)
+
+
+def extract_article(page: Page) -> ExtractionResult:
+    """The news/blog path: CEVC body, headline, publication time, author and source."""
+    body = cevc.extract_body(page)
+    headline, headline_node = titles.extract_headline(page, body.node)
+    published = dates.extract_published(page, headline_node, body.node)
+    author, source = bylines.extract_byline(page, headline_node, body.node)
+    return ExtractionResult(url=page.url, page_type="article", headline=headline, datePublished=published,
+                            author=author, source=source, articleBody=body.text, lang=page.lang,
+                            method="cevc")
