@@ -7,6 +7,7 @@ from typing import Any, Mapping
 
 from . import bylines, cevc, dates, titles
 from .dom import Page, PageError, load_page
+from .overrides import apply_overrides
 from .result import ExtractionResult
 from .validate import validate
 
@@ -30,7 +31,7 @@ def extract(data: bytes | str, url: str | None = None, *, content_type: str | No
 
 
 def extract_page(page: Page, *, templates: Any = None, overrides: Mapping[str, str] | None = None) -> ExtractionResult:
-    return validate(extract_article(page), now=page.fetched_at)
+    return validate(apply_overrides(extract_article(page), page, overrides), now=page.fetched_at)
 
 
 def extract_article(page: Page) -> ExtractionResult:
