@@ -17,10 +17,13 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from .dom import Page, text_of
-from .text import char_count, valid_char_count
+from .dom import BLOCK_TAGS, Page, normalize_space
+from .noise import is_noise_block, is_noise_line
+from .text import char_count, page_language, valid_char_count
 
 ALPHA = 0.5
+# A block named like furniture but holding this share of the page's valid characters is a wrapper.
+WRAPPER_SHARE = 0.8
 
 
 @dataclass
@@ -40,12 +43,13 @@ class NodeStats:
     valid: list[int]  # valid characters in the subtree
     chars: list[int]  # all non-space characters in the subtree
     link_chars: list[int]  # characters of link text in the subtree
+    noise: list[bool]  # the element is page furniture by tag or class/id words (see noise.py)
 
     def children(self, i: int) -> list[int]:
         return [self.index[c] for c in self.nodes[i] if isinstance(c.tag, str)]
 
 
-def compute_stats(root: etree._Element) -> NodeStats:
+def compute_stats(root: etree._Element, lang: str | None = None) -> NodeStats:
     nodes = [el for el in root.iter() if isinstance(el.tag, str)]
     index = {el: i for i, el in enumerate(nodes)}
     n = len(nodes)
@@ -54,6 +58,7 @@ def compute_stats(root: etree._Element) -> NodeStats:
     valid = [0] * n
     chars = [0] * n
     link_chars = [0] * n
+    noise = [is_noise_block(el) for el in nodes]
     # Forward pass: parents and the link flag (a parent precedes its children).
     for i, el in enumerate(nodes):
         p = el.getparent()
@@ -69,7 +74,7 @@ def compute_stats(root: etree._Element) -> NodeStats:
                 if in_link[i]:
                     link_chars[i] += c
                 else:
-                    valid[i] += valid_char_count(el.text)
+                    valid[i] += valid_char_count(el.text, lang)
         if el.tail and parent[i] >= 0:
             pi = parent[i]
             c = char_count(el.tail)
@@ -78,7 +83,8 @@ def compute_stats(root: etree._Element) -> NodeStats:
                 if in_link[pi]:
                     link_chars[pi] += c
                 else:
-                    valid[pi] += valid_char_count(el.tail)
+                    valid[pi] += valid_char_count(el.tail, lang)
+    own_valid = valid[:]
     # Reverse pass: add each subtree's totals to its parent.
     for i in range(n - 1, 0, -1):
         pi = parent[i]
@@ -86,7 +92,18 @@ def compute_stats(root: etree._Element) -> NodeStats:
             valid[pi] += valid[i]
             chars[pi] += chars[i]
             link_chars[pi] += link_chars[i]
-    return NodeStats(nodes, index, parent, in_link, valid, chars, link_chars)
+    # Furniture passes no valid characters up, so the descent never heads for comments or
+    # sidebars. A "furniture" block holding most of the page's text is a misnamed wrapper
+    # ("page-ad-margins", "__next") and stays in; that needs the raw totals, hence a second pass.
+    wrapper_share = WRAPPER_SHARE * valid[0] if n else 0
+    noise = [flag and valid[i] < wrapper_share for i, flag in enumerate(noise)]
+    if any(noise):
+        valid = own_valid
+        for i in range(n - 1, 0, -1):
+            pi = parent[i]
+            if pi >= 0 and not noise[i]:
+                valid[pi] += valid[i]
+    return NodeStats(nodes, index, parent, in_link, valid, chars, link_chars, noise)
 
 
 def descend(stats: NodeStats, start: int = 0, alpha: float = ALPHA) -> int:
@@ -105,11 +122,91 @@ def descend(stats: NodeStats, start: int = 0, alpha: float = ALPHA) -> int:
     return i
 
 
+# A block whose text is mostly link text is a link list (the list-noise coefficient Cn of
+# tag-path clustering: link characters over all characters).
+LINK_DENSITY_MAX = 0.5
+
+
+def link_density(stats: NodeStats, i: int) -> float:
+    return stats.link_chars[i] / stats.chars[i] if stats.chars[i] else 0.0
+
+
+def skipped_blocks(stats: NodeStats, top: int) -> set[int]:
+    """Elements under `top` to leave out of the body text: furniture and link lists."""
+    skip: set[int] = set()
+    # Subtrees are contiguous in document order, so one forward scan with "skip until" suffices.
+    end_of = _subtree_ends(stats, top)
+    i = top + 1
+    stop = end_of[top]
+    while i < stop:
+        el = stats.nodes[i]
+        drop = stats.noise[i] or el.tag == "h1"
+        if not drop and el.tag in BLOCK_TAGS and stats.chars[i]:
+            drop = link_density(stats, i) > LINK_DENSITY_MAX and stats.valid[i] < 0.5 * stats.chars[i]
+        if drop:
+            skip.add(i)
+            i = end_of[i]
+        else:
+            i += 1
+    return skip
+
+
+def _subtree_ends(stats: NodeStats, top: int) -> dict[int, int]:
+    """For each element under `top`: the document position just past its subtree."""
+    ends: dict[int, int] = {}
+    open_: list[int] = []
+    end = len(stats.nodes)
+    for i in range(top, end):
+        while open_ and stats.parent[i] != open_[-1]:
+            ends[open_.pop()] = i
+        if i != top and not open_:
+            break
+        open_.append(i)
+    else:
+        i = end
+    for j in open_:
+        ends[j] = i
+    return ends
+
+
+def render(stats: NodeStats, top: int, skip: set[int]) -> str:
+    """Visible text under `top` without the skipped subtrees, one line per block, noise lines dropped."""
+    parts: list[str] = []
+    index = stats.index
+    stack: list[tuple[etree._Element, bool]] = [(stats.nodes[top], True)]
+    while stack:
+        node, entering = stack.pop()
+        tag = node.tag if isinstance(node.tag, str) else ""
+        if entering:
+            if tag and index.get(node) in skip:
+                if node.tail:
+                    parts.append(node.tail)
+                continue
+            if tag in BLOCK_TAGS:
+                parts.append("\n")
+            if node.text and tag:
+                parts.append(node.text)
+            stack.append((node, False))
+            for child in reversed(node):
+                stack.append((child, True))
+        else:
+            if tag in BLOCK_TAGS:
+                parts.append("\n")
+            if node is not stats.nodes[top] and node.tail:
+                parts.append(node.tail)
+    lines = []
+    for line in "".join(parts).split("\n"):
+        line = normalize_space(line)
+        if line and not is_noise_line(line):
+            lines.append(line)
+    return "\n".join(lines)
+
+
 def extract_body(page: Page, alpha: float = ALPHA) -> BodyResult:
     body = page.body
-    stats = compute_stats(body)
+    stats = compute_stats(body, page_language(page.lang))
     if not stats.nodes or stats.valid[0] == 0:
         return BodyResult(None, "")
     i = descend(stats, 0, alpha)
     node = stats.nodes[i]
-    return BodyResult(node, text_of(node))
+    return BodyResult(node, render(stats, i, skipped_blocks(stats, i)))

@@ -30,6 +30,10 @@ def stopwords(lang: str) -> frozenset[str]:
     return frozenset(w.lower() for w in stopwordsiso.stopwords(lang))
 
 
+# Used when the page does not say its language: the languages most often met besides English.
+FALLBACK_LANGS = ("en", "de", "fr", "es", "pt", "it", "nl", "id", "ru", "pl", "tr", "sv")
+
+
 @lru_cache(maxsize=1)
 def _zh_tables() -> tuple[frozenset[str], re.Pattern[str] | None]:
     words = stopwords("zh")
@@ -39,8 +43,37 @@ def _zh_tables() -> tuple[frozenset[str], re.Pattern[str] | None]:
     return singles, (re.compile("|".join(map(re.escape, multi))) if multi else None)
 
 
-def _en_words() -> frozenset[str]:
-    return stopwords("en")
+def page_language(lang: str | None) -> str | None:
+    """ISO 639-1 code from an html lang / og:locale value ("en-US", "pt_BR" -> "en", "pt")."""
+    if not lang:
+        return None
+    code = re.split(r"[-_]", lang.strip().lower(), maxsplit=1)[0]
+    return code if len(code) == 2 and code.isalpha() else None
+
+
+@lru_cache(maxsize=64)
+def word_stopwords(lang: str | None) -> frozenset[str]:
+    """Space-separated-language stopwords to test a page's words against: its language's list plus
+    English (menus and bylines are often English on any site), or several languages when unknown."""
+    langs = ("en", lang) if lang and lang not in ("zh", "ja") else FALLBACK_LANGS
+    out: set[str] = set()
+    for code in langs:
+        try:
+            out |= stopwords(code)
+        except (KeyError, ValueError):
+            continue
+    return frozenset(out)
+
+
+@lru_cache(maxsize=1)
+def _ja_tables() -> tuple[frozenset[str], re.Pattern[str] | None]:
+    words = stopwords("ja")
+    singles = frozenset(w for w in words if len(w) == 1)
+    multi = sorted((w for w in words if len(w) > 1), key=len, reverse=True)
+    return singles, (re.compile("|".join(map(re.escape, multi))) if multi else None)
+
+
+_KANA = re.compile("[\u3040-\u30ff]")
 
 
 def has_cjk(text: str) -> bool:
@@ -55,18 +88,20 @@ def cjk_ratio(text: str) -> float:
     return len(CJK_CHAR.findall(compact)) / len(compact)
 
 
-def has_stopword(text: str) -> bool:
-    """True when the text contains at least one English or Chinese stopword."""
-    en = _en_words()
+def has_stopword(text: str, lang: str | None = None) -> bool:
+    """True when the text contains at least one stopword (of the page's language, English, Chinese)."""
+    ws = word_stopwords(lang)
     for word in _LATIN_WORD.findall(text):
-        if word.lower() in en:
+        if word.lower() in ws:
             return True
-    if CJK_CHAR.search(text) is None:
+    if CJK_CHAR.search(text) is None and _KANA.search(text) is None:
         return False
-    singles, multi = _zh_tables()
-    if not singles.isdisjoint(text):
-        return True
-    return bool(multi and multi.search(text))
+    for singles, multi in (_zh_tables(), _ja_tables()) if lang == "ja" else (_zh_tables(),):
+        if not singles.isdisjoint(text):
+            return True
+        if multi is not None and multi.search(text):
+            return True
+    return False
 
 
 def char_count(text: str) -> int:
@@ -74,14 +109,14 @@ def char_count(text: str) -> int:
     return len(_SPACE.sub("", text))
 
 
-def valid_char_count(text: str | None) -> int:
+def valid_char_count(text: str | None, lang: str | None = None) -> int:
     """CEVC valid characters of one (non-link) text leaf: its characters if it has a stopword, else 0."""
     if not text:
         return 0
     n = char_count(text)
     if n == 0:
         return 0
-    return n if has_stopword(text) else 0
+    return n if has_stopword(text, lang) else 0
 
 
 def words(text: str) -> list[str]:
@@ -96,5 +131,5 @@ def words(text: str) -> list[str]:
 
 def stopword_count(text: str) -> int:
     """How many words of the text are stopwords (segmented with `words`)."""
-    en, zh = _en_words(), stopwords("zh")
+    en, zh = stopwords("en"), stopwords("zh")
     return sum(1 for w in words(text) if w in en or w in zh)

@@ -1,0 +1,69 @@
+"""Boilerplate recognisers for the body extractor: blocks and lines that sit inside or beside the
+article container but are not the article (share bars, "related" lists, comments, editor and
+copyright lines, link lists).
+
+Everything here judges one element or one line from its own tag, class/id words and text; none of
+it knows any site.
+"""
+from __future__ import annotations
+
+import re
+
+from lxml import etree
+
+# Tags whose subtree is page furniture wherever it appears.
+NOISE_TAGS = frozenset({"nav", "aside", "footer", "menu", "dialog"})
+
+# class/id words of furniture blocks. Long distinctive words match anywhere in the attribute
+# (camelCase and run-together names are common: "commentsContainer", "sharebar"); short ones
+# only as whole words.
+_NEGATIVE_ANYWHERE = (
+    "comment", "disqus", "sidebar", "side-bar", "related", "recommend", "footer",
+    "breadcrumb", "social", "sharing", "share-", "-share", "sharebar", "subscribe", "newsletter",
+    "advert", "sponsor", "promo", "popular", "trending", "mostread", "most-read", "outbrain",
+    "taboola", "cookie", "pagination", "paging", "signup", "sign-up", "login", "toolbar",
+    "copyright", "masthead", "navbar", "navigation", "dropdown", "modal", "popup", "banner",
+    "rightrail", "right-rail", "leftrail", "skyscraper", "byline-share", "author-bio", "authorbio",
+    "read-more", "readmore", "more-stories", "morestories", "newsletter", "jiathis", "bdshare",
+)
+_NEGATIVE_WORDS = ("nav", "menu", "ads", "tags", "rail", "share", "foot", "aside", "print", "xgyd",
+                   "xgwz", "pinglun")
+_POSITIVE_WORDS = re.compile(r"article|content|entry|story|post-?body|main|text|body|detail|zhengwen|artibody")
+
+_NEGATIVE_RE = re.compile(
+    "|".join(map(re.escape, _NEGATIVE_ANYWHERE))
+    + "|" + r"(?:^|[\s_\-])(?:" + "|".join(map(re.escape, _NEGATIVE_WORDS)) + r")(?:$|[\s_\-\d])"
+)
+
+
+def hint_text(el: etree._Element) -> str:
+    return f"{el.get('class') or ''} {el.get('id') or ''}".lower().strip()
+
+
+def is_noise_block(el: etree._Element) -> bool:
+    """Furniture by tag or by class/id words (unless the words also say it holds the article)."""
+    tag = el.tag
+    if tag in NOISE_TAGS:
+        return True
+    hints = hint_text(el)
+    if not hints or tag in ("body", "html"):
+        return False
+    if _NEGATIVE_RE.search(hints) is None:
+        return False
+    return _POSITIVE_WORDS.search(hints) is None
+
+
+# Whole lines that are furniture even inside the article container.
+_NOISE_LINE = re.compile(
+    r"""^(?:
+        (?:责任编辑|责编|编辑|本文编辑|校对|审核|值班编辑)\s*[:：|丨]?.{0,20}$
+      | (?:copyright|©|\(c\)|版权所有|版权声明|免责声明).{0,200}$
+      | (?:share|share\s+this(?:\s+article|\s+story)?|share\s+on\s+\w+|tweet|email|print|advertisement|advertisement\s*-\s*continue\s+reading\s+below|continue\s+reading|read\s+more|related(?:\s+(?:articles?|stories|posts|content|coverage|reading))?|more\s+from\s+.{0,40}|recommended(?:\s+for\s+you)?|sponsored(?:\s+content)?|sign\s+up.{0,80}|subscribe.{0,80}|follow\s+us.{0,60}|click\s+here.{0,60})\s*[:.!]?$
+      | (?:分享到|分享至|分享|相关阅读|相关新闻|相关文章|延伸阅读|推荐阅读|热门推荐|更多精彩|点击进入|返回首页|打印本页|关闭窗口|【纠错】|举报|扫一扫|微信扫一扫).{0,40}$
+    )""",
+    re.I | re.X,
+)
+
+
+def is_noise_line(line: str) -> bool:
+    return _NOISE_LINE.match(line) is not None
