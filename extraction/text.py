@@ -22,6 +22,7 @@ _CJK_RANGES = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 CJK_CHAR = re.compile(f"[{_CJK_RANGES}]")
 _LATIN_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?", re.UNICODE)
 _SPACE = re.compile(r"\s+")
+_ADDRESS = re.compile(r"(?:https?://|www\.)\S+|\S+@\S+\.\w+|\b[\w.-]+\.(?:com|net|org|gov|edu|cn|co)(?:\.\w+)?(?:/\S*)?", re.I)
 
 
 @lru_cache(maxsize=None)
@@ -91,6 +92,9 @@ def cjk_ratio(text: str) -> float:
 def has_stopword(text: str, lang: str | None = None) -> bool:
     """True when the text contains at least one stopword (of the page's language, English, Chinese)."""
     ws = word_stopwords(lang)
+    if "/" in text or "@" in text or "www." in text:
+        # Addresses are not prose, and the stopword lists hold "com", "www", country codes.
+        text = _ADDRESS.sub(" ", text)
     for word in _LATIN_WORD.findall(text):
         if word.lower() in ws:
             return True
