@@ -10,6 +10,7 @@ import sys
 COMMANDS = {
     "extract": ("extraction.cli", "extract articles from saved pages, one JSON line per page"),
     "bench": ("extraction.bench", "score the extractors on ../shared/bench and print a table"),
+    "serve": ("crawler.web_cli", "the web console: search, channels, status (default http://127.0.0.1:8080/)"),
 }
 
 

@@ -1,0 +1,97 @@
+"""The channels page: list, add, edit, pause/resume, and "test this channel now"."""
+from __future__ import annotations
+
+from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
+
+from crawler.web.app import backends
+from crawler.web.auth import login_required
+from crawler.web.channelform import FIELDS, check_channel, form_values, parse_form
+from crawler.web.views_common import as_dict
+
+bp = Blueprint("channels", __name__, url_prefix="/channels")
+
+
+def channel_rows() -> list[dict]:
+    return [as_dict(c) for c in backends().store.list_channels()]
+
+
+def _channel_or_404(channel_id: int):
+    channel = backends().store.get_channel(channel_id)
+    if channel is None:
+        abort(404)
+    return channel
+
+
+def _name_taken(name: str, own_id: int | None) -> bool:
+    other = backends().store.get_channel_by_name(name)
+    return other is not None and other.id != own_id
+
+
+@bp.route("/")
+@login_required
+def index():
+    return render_template("channels.html", channels=channel_rows())
+
+
+def _save(channel_id: int | None):
+    """Handle a posted channel form: save and redirect, or show the form again with the problems."""
+    values, field_problems = parse_form(request.form)
+    problems = check_channel(values, field_problems)
+    if not problems and _name_taken(values["name"], channel_id):
+        problems = [f"a channel named {values['name']!r} already exists"]
+    if problems:
+        return render_template("channel_form.html", fields=FIELDS, values=values, problems=problems,
+                               bad_fields=set(field_problems), channel_id=channel_id), 400
+    store = backends().store
+    try:
+        if channel_id is None:
+            channel_id = store.add_channel(values)
+            flash(f"Channel {values['name']!r} added.", "ok")
+        else:
+            store.update_channel(channel_id, **values)
+            flash(f"Channel {values['name']!r} saved.", "ok")
+    except (ValueError, KeyError) as exc:  # the store re-validates; a race can still trip it
+        return render_template("channel_form.html", fields=FIELDS, values=values, problems=[str(exc)],
+                               bad_fields=set(), channel_id=channel_id), 400
+    current_app.logger.info("channel %s saved", channel_id)
+    return redirect(url_for("channels.index") + f"#channel-{channel_id}")
+
+
+@bp.route("/new", methods=["GET", "POST"])
+@login_required
+def new():
+    if request.method == "POST":
+        return _save(None)
+    return render_template("channel_form.html", fields=FIELDS, values=form_values(None), problems=[],
+                           bad_fields=set(), channel_id=None)
+
+
+@bp.route("/<int:channel_id>/edit", methods=["GET", "POST"])
+@login_required
+def edit(channel_id: int):
+    channel = _channel_or_404(channel_id)
+    if request.method == "POST":
+        return _save(channel_id)
+    return render_template("channel_form.html", fields=FIELDS, values=form_values(channel), problems=[],
+                           bad_fields=set(), channel_id=channel_id)
+
+
+@bp.route("/<int:channel_id>/enabled", methods=["POST"])
+@login_required
+def set_enabled(channel_id: int):
+    channel = _channel_or_404(channel_id)
+    enabled = request.form.get("enabled") == "1"
+    backends().store.set_enabled(channel_id, enabled)
+    flash(f"Channel {channel.name!r} {'resumed' if enabled else 'paused'}.", "ok")
+    return redirect(url_for("channels.index") + f"#channel-{channel_id}")
+
+
+@bp.route("/<int:channel_id>/test", methods=["POST"])
+@login_required
+def test(channel_id: int):
+    from crawler.web.probe import probe_channel
+
+    channel = _channel_or_404(channel_id)
+    result = probe_channel(channel, current_app.config["MCRAWL_SETTINGS"],
+                           keyword=(request.form.get("keyword") or "").strip() or None)
+    return render_template("channel_test.html", channel=as_dict(channel), result=result)
