@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from .dom import BLOCK_TAGS, Page, normalize_space
+from .dom import BLOCK_TAGS, Page, iter_lines_skipping
 from .noise import is_noise_block, is_noise_line
 from .text import char_count, page_language, valid_char_count
 
@@ -193,35 +193,9 @@ def _subtree_ends(stats: NodeStats, top: int) -> dict[int, int]:
 
 def render(stats: NodeStats, top: int, skip: set[int]) -> str:
     """Visible text under `top` without the skipped subtrees, one line per block, noise lines dropped."""
-    parts: list[str] = []
     index = stats.index
-    stack: list[tuple[etree._Element, bool]] = [(stats.nodes[top], True)]
-    while stack:
-        node, entering = stack.pop()
-        tag = node.tag if isinstance(node.tag, str) else ""
-        if entering:
-            if tag and index.get(node) in skip:
-                if node.tail:
-                    parts.append(node.tail)
-                continue
-            if tag in BLOCK_TAGS:
-                parts.append("\n")
-            if node.text and tag:
-                parts.append(node.text)
-            stack.append((node, False))
-            for child in reversed(node):
-                stack.append((child, True))
-        else:
-            if tag in BLOCK_TAGS:
-                parts.append("\n")
-            if node is not stats.nodes[top] and node.tail:
-                parts.append(node.tail)
-    lines = []
-    for line in "".join(parts).split("\n"):
-        line = normalize_space(line)
-        if line and not is_noise_line(line):
-            lines.append(line)
-    return "\n".join(lines)
+    lines = iter_lines_skipping(stats.nodes[top], lambda el: index.get(el) in skip)
+    return "\n".join(line for line in lines if not is_noise_line(line))
 
 
 def extract_body(page: Page, alpha: float = ALPHA) -> BodyResult:

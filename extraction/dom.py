@@ -140,25 +140,45 @@ def normalize_space(text: str | None) -> str:
 
 def iter_text_lines(el: etree._Element) -> Iterator[str]:
     """Yield the element's visible text, one string per rendered line (block elements break lines)."""
+    return iter_lines_skipping(el, None)
+
+
+def source_text(text: str, in_pre: bool) -> str:
+    """A text node as rendered: line breaks in the HTML source are spaces, except inside <pre>."""
+    return text if in_pre else text.replace("\n", " ").replace("\r", " ")
+
+
+def iter_lines_skipping(el: etree._Element, skip) -> Iterator[str]:
+    """Like iter_text_lines, leaving out the subtrees of elements for which `skip(element)` is true
+    (their tails stay: they belong to the parent)."""
     parts: list[str] = []
+    pre_depth = 0
     # Iterative pre/post-order walk: (element, entering?) pairs.
     stack: list[tuple[etree._Element, bool]] = [(el, True)]
     while stack:
         node, entering = stack.pop()
         tag = node.tag if isinstance(node.tag, str) else ""
         if entering:
+            if skip is not None and tag and node is not el and skip(node):
+                if node.tail:
+                    parts.append(source_text(node.tail, pre_depth > 0))
+                continue
             if tag in BLOCK_TAGS:
                 parts.append("\n")
+            if tag == "pre":
+                pre_depth += 1
             if node.text and tag:
-                parts.append(node.text)
+                parts.append(source_text(node.text, pre_depth > 0))
             stack.append((node, False))
             for child in reversed(node):
                 stack.append((child, True))
         else:
+            if tag == "pre":
+                pre_depth -= 1
             if tag in BLOCK_TAGS:
                 parts.append("\n")
             if node is not el and node.tail:
-                parts.append(node.tail)
+                parts.append(source_text(node.tail, pre_depth > 0))
     for line in "".join(parts).split("\n"):
         line = normalize_space(line)
         if line:
