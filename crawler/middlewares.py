@@ -4,11 +4,12 @@ from __future__ import annotations
 
 class PolitenessMiddleware:
     """Requests carry `meta["politeness_delay_s"]`; the delay of their download slot (one per host)
-    is set to the largest delay any channel asked for on that host, so two channels of one site
-    never make it faster than either wants."""
+    becomes the largest delay any channel asked for on that host, so two channels of one site
+    never make it faster than either wants. Requests without it (robots.txt) use the slot as set."""
 
     def __init__(self, crawler):
         self.crawler = crawler
+        self.wanted: dict[str, float] = {}
 
     @classmethod
     def from_crawler(cls, crawler):
@@ -20,11 +21,10 @@ class PolitenessMiddleware:
             return None
         downloader = self.crawler.engine.downloader
         key = downloader.get_slot_key(request)
-        wanted = float(delay)
-        slot_settings = downloader.per_slot_settings.setdefault(key, {})
-        if wanted > slot_settings.get("delay", -1.0):
-            slot_settings["delay"] = wanted
+        wanted = max(float(delay), self.wanted.get(key, 0.0))
+        self.wanted[key] = wanted
+        downloader.per_slot_settings.setdefault(key, {})["delay"] = wanted
         slot = downloader.slots.get(key)
-        if slot is not None and slot.delay < wanted:
+        if slot is not None:
             slot.delay = wanted
         return None
