@@ -11,6 +11,9 @@ COMMANDS = {
     "extract": ("extraction.cli", "extract articles from saved pages, one JSON line per page"),
     "bench": ("extraction.bench", "score the extractors on ../shared/bench and print a table"),
     "serve": ("crawler.web_cli", "the web console: search, channels, status (default http://127.0.0.1:8080/)"),
+    "spiders": ("crawler.spiders_cli", "Scrapy spiders: take crawl jobs, queue the detail URLs they find"),
+    "worker": ("workers.worker_cli", "extraction worker: fetch detail pages, extract, index"),
+    "demo": ("crawler.demo_cli", "offline demo: crawl a local demo news site and search it (no servers needed)"),
 }
 
 
