@@ -40,6 +40,25 @@ def is_quote(el: etree._Element) -> bool:
     return any(w in words for w in QUOTE_WORDS) or any(w.startswith(("quote", "bbcodeblock--quote")) for w in words)
 
 
+_QUOTE_LABEL = re.compile(r"^(?:quote|zitat|citation|cita|引用|quote from \S+|zitat von \S+|originally posted by \S+|"
+                          r".{1,40} (?:wrote|schrieb|a écrit|escribió)|.{1,40}说)\s*:?$", re.I)
+
+
+def starts_like_quote(el: etree._Element) -> bool:
+    """A small wrapper that opens with a "Quote:" / "X wrote:" label: a quoted earlier post
+    in engines that mark quotes only by that label (vBulletin 3 and many custom boards)."""
+    kids = [c for c in el if isinstance(c.tag, str)]
+    if not 1 <= len(kids) <= 3 or (el.text or "").strip():
+        return False
+    if any((c.tail or "").strip() for c in kids):
+        return False
+    for node in kids[0].iter():
+        text = (node.text or "").strip()
+        if text:
+            return bool(_QUOTE_LABEL.match(" ".join(text.split())))
+    return False
+
+
 def is_signature(el: etree._Element) -> bool:
     words = class_words(el)
     return any(w in words for w in SIGNATURE_WORDS) or any("signature" in w for w in words)
@@ -83,7 +102,8 @@ def text_skipping(el: etree._Element, skip) -> str:
 def post_content(el: etree._Element, extra_skip: Iterable[etree._Element] = ()) -> str:
     """Post body text without quoted earlier posts, signatures and edit notes."""
     extra = set(extra_skip)
-    text = text_skipping(el, lambda n: n in extra or is_quote(n) or is_signature(n) or is_chrome(n))
+    text = text_skipping(el, lambda n: n in extra or is_quote(n) or is_signature(n) or is_chrome(n)
+                         or starts_like_quote(n))
     if len(_ESCAPED_TAG.findall(text, 0, 20000)) >= 2:
         # Some boards double-escape their HTML, so the post shows its own markup as text: read
         # that text as HTML once more (bounded: a post, not a page) and clean it the same way.

@@ -1,0 +1,158 @@
+"""Turn post records (the DOM subtrees PEAN or MiBAT found) into posts: time, author, content, floor."""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from datetime import datetime
+
+from lxml import etree
+
+from ..result import Post
+from .anchors import Anchors
+from .common import class_words, floor_marker, number_floors, post_content, time_from_element
+
+_AUTHOR_WORDS = re.compile(r"author|user|poster|member|creator|nick|name|owner|byline", re.I)
+_PROFILE_HREF = re.compile(r"member|user|profile|/u/|uid=|space-|people|account|mod=space", re.I)
+_NOT_AUTHOR_TEXT = re.compile(r"^(?:#?\d+|quote|reply|report|zitat|antworten|zitieren|回复|引用|举报|\W+)$", re.I)
+# A block holding at least this share of its parent's post text is "the" content, not a part of it.
+CONTENT_SHARE = 0.6
+
+
+def _key(record: etree._Element, el: etree._Element) -> tuple:
+    """Position of `el` inside its record by tags and classes (no indexes), comparable across records."""
+    parts = []
+    node = el
+    while node is not None and node is not record:
+        parts.append((node.tag, (node.get("class") or "").strip()))
+        node = node.getparent()
+    return tuple(reversed(parts))
+
+
+def _descend_content(record: etree._Element, lengths: dict) -> etree._Element:
+    node = record
+    while True:
+        total = lengths.get(node, 0)
+        best, best_len = None, -1.0
+        for child in node:
+            if isinstance(child.tag, str) and lengths.get(child, 0) > best_len:
+                best, best_len = child, lengths.get(child, 0)
+        if best is None or total <= 0 or best_len < CONTENT_SHARE * total:
+            return node
+        node = best
+
+
+def _content_nodes(records: list[etree._Element], lengths: dict) -> list[etree._Element]:
+    """Each record's content block, voting across records so short posts use the same block as long ones."""
+    own = [_descend_content(r, lengths) for r in records]
+    if len(records) < 2:
+        return own
+    keys = Counter(_key(r, c) for r, c in zip(records, own) if c is not r)
+    if not keys:
+        return own
+    chosen: list[etree._Element] = []
+    top = keys.most_common(1)[0][0]
+    for record, fallback in zip(records, own):
+        unique = _unique_by_key(record, top)
+        chosen.append(fallback if unique is None else unique)
+    return chosen
+
+
+def _unique_by_key(record: etree._Element, key: tuple) -> etree._Element | None:
+    """The one element at `key` in `record`; when several share it (paragraphs), their nearest
+    unique ancestor on the key path."""
+    found: dict[tuple, list] = {}
+    for el in record.iter():
+        if isinstance(el.tag, str) and el is not record:
+            k = _key(record, el)
+            if k == key[:len(k)]:
+                found.setdefault(k, []).append(el)
+    for length in range(len(key), 0, -1):
+        at = found.get(key[:length], [])
+        if len(at) == 1:
+            return at[0]
+        if len(at) > 1:
+            continue
+    return None
+
+
+def _author(record: etree._Element, content: etree._Element, anchors_in: list[etree._Element]) -> str | None:
+    skip = set(anchors_in)
+    content_nodes = set(content.iter()) if content is not record else set()
+    best, best_score = None, 0.0
+    for order, el in enumerate(record.iter()):
+        if not isinstance(el.tag, str) or el in content_nodes or el in skip:
+            continue
+        text = " ".join(el.text_content().split())
+        if not 1 < len(text) <= 40 or _NOT_AUTHOR_TEXT.match(text):
+            continue
+        score = 0.0
+        words = " ".join(class_words(el)) + " " + (el.get("itemprop") or "")
+        if _AUTHOR_WORDS.search(words):
+            score += 2
+        if el.tag == "a" and _PROFILE_HREF.search(el.get("href") or ""):
+            score += 2
+        if el.tag in ("a", "strong", "b", "cite", "h3", "h4", "span"):
+            score += 0.5
+        if score < 2:
+            continue
+        if re.search(r"\s\d+$", text):
+            score -= 1  # "name 307": a post count or reputation shown inside the name link
+        score -= order * 0.001  # earlier wins ties: the poster's name precedes what they wrote
+        if score > best_score:
+            best, best_score = text, score
+    return best
+
+
+def _time_of(timed: list[etree._Element], now: datetime | None) -> str | None:
+    if not timed:
+        return None
+    return time_from_element(timed[0], now)
+
+
+def _time_keys(records: list[etree._Element], anchors: Anchors, now: datetime | None) -> tuple | None:
+    """The position of the post time inside records: the anchor position found in most records;
+    among equally common positions the one with the latest times (a post is never older than
+    its author's join date; edit notes are rare)."""
+    seen: Counter = Counter()
+    latest: dict[tuple, str] = {}
+    for record in records:
+        keys = set()
+        for a in anchors.nodes:
+            if a in anchors.clock and (a is record or record in a.iterancestors()):
+                keys.add(_key(record, a))
+        for k in keys:
+            seen[k] += 1
+    if not seen:
+        return None
+    top = max(seen.values())
+    candidates = [k for k, n in seen.items() if n == top]
+    if len(candidates) == 1:
+        return candidates[0]
+
+    def median_time(key: tuple) -> str:
+        values = sorted(time_from_element(a, now) or "" for r in records for a in anchors.nodes
+                        if a in anchors.clock and (r in a.iterancestors()) and _key(r, a) == key)
+        return values[len(values) // 2] if values else ""
+    return max(candidates, key=median_time)
+
+
+def posts_from_records(records: list[etree._Element], anchors: Anchors, lengths: dict,
+                       now: datetime | None) -> list[Post]:
+    contents = _content_nodes(records, lengths)
+    time_key = _time_keys(records, anchors, now) if len(records) > 1 else None
+    posts: list[Post] = []
+    markers: list[int | None] = []
+    for record, content in zip(records, contents):
+        inside = [a for a in anchors.nodes if a is record or record in a.iterancestors()]
+        content_set = set(content.iter()) if content is not record else set()
+        outside_content = [a for a in inside if a not in content_set] or inside
+        timed = [a for a in outside_content if a in anchors.clock] or outside_content
+        if time_key is not None:
+            timed = [a for a in timed if _key(record, a) == time_key] + timed
+        published = _time_of(timed, now)
+        skip = outside_content if content is record else ()
+        text = post_content(content, skip)
+        posts.append(Post(author=_author(record, content, inside), datePublished=published, content=text))
+        markers.append(floor_marker(record))
+    number_floors(posts, markers)
+    return posts
