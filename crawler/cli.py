@@ -13,6 +13,8 @@ COMMANDS = {
     "serve": ("crawler.web_cli", "the web console: search, channels, status (default http://127.0.0.1:8080/)"),
     "spiders": ("crawler.spiders_cli", "Scrapy spiders: take crawl jobs, queue the detail URLs they find"),
     "worker": ("workers.worker_cli", "extraction worker: fetch detail pages, extract, index"),
+    "controller": ("crawler.controller", "claim due channels, push crawl jobs, adapt intervals, flag idle channels"),
+    "search": ("crawler.search_cli", "search the article index (Elasticsearch or SQLite FTS) with highlighted snippets"),
     "demo": ("crawler.demo_cli", "offline demo: crawl a local demo news site and search it (no servers needed)"),
 }
 

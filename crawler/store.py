@@ -321,6 +321,16 @@ class ChannelStore:
             params.append(owner)
         self._run(sql, params)
 
+    def reschedule(self, channel_id: int, next_run_at: datetime | float, owner: str | None = None) -> bool:
+        """Set next_run_at and release the claim without touching the run counters (used for a
+        channel that was rejected or could not be dispatched)."""
+        sql = "UPDATE channels SET next_run_at = ?, claimed_by = NULL, claimed_until = NULL WHERE id = ?"
+        params: list[Any] = [as_utc(next_run_at), channel_id]
+        if owner is not None:
+            sql += " AND claimed_by = ?"
+            params.append(owner)
+        return self._run(sql, self._params(params))[1] == 1
+
     def finish_run(self, channel_id: int, stats: Mapping[str, int] | None, next_run_at: datetime | float,
                    *, interval_s: int | None = None, empty_runs: int | None = None,
                    flagged: bool | None = None, owner: str | None = None,
