@@ -26,7 +26,7 @@ def run_spiders(queues, store, *, until_idle: bool = False, max_jobs: int = 0, l
     from crawler.spiders.base import ChannelJobSpider
 
     settings = {**SETTINGS, "LOG_LEVEL": log_level.upper(), **(extra_settings or {})}
-    process = CrawlerProcess(settings=settings, install_root_handler=True)
+    process = CrawlerProcess(settings=settings)
     crawler = process.create_crawler(ChannelJobSpider)
     process.crawl(crawler, queues=queues, store=store, sink=DetailSink(queues), until_idle=until_idle,
                   max_jobs=max_jobs)
