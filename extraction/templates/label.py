@@ -1,0 +1,171 @@
+"""Slot labelling without a human: the template-free extractors (CEVC body, headline, date) are run
+on the cluster's pages and each field is given to the template node they point at on most pages.
+
+For the body, the voted node and its nearest required ancestors and children compete on how well
+their text agrees with CEVC's text over all pages; lines that are the same on most pages inside
+the chosen node are template text (share buttons, "Related", fixed captions) and are dropped when
+reading. A label set by a person (Template.set_slot) is never overwritten here.
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from typing import Sequence
+
+from lxml import etree
+
+from .. import cevc, dates, titles
+from ..dom import Page, normalize_space, text_of
+from .match import Match, align
+from .model import Slot, Template
+from .repeats import CollapsedSequence
+
+MIN_AGREEMENT = 0.5  # a field is labelled only when the extractors agree on at least half the pages
+TEMPLATE_LINE_SHARE = 0.6  # a line on this share of the pages (and on 2 or more) is template text
+
+_DIGIT = re.compile(r"\d")
+_CJK = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af"
+_TOKEN = re.compile(rf"[{_CJK}]|[^\W{_CJK}]+", re.UNICODE)
+
+
+def token_f1(a: str, b: str) -> float:
+    ta, tb = Counter(_TOKEN.findall(a.lower())), Counter(_TOKEN.findall(b.lower()))
+    common = sum((ta & tb).values())
+    if not common:
+        return 0.0
+    p, r = common / sum(ta.values()), common / sum(tb.values())
+    return 2 * p * r / (p + r)
+
+
+def _required_node_of(match: Match, el: etree._Element | None, index: dict) -> int | None:
+    """The required node at or above `el` on the matched page."""
+    by_pos = {p: r for r, p in enumerate(match.positions) if p >= 0}
+    while el is not None and el not in index:
+        el = el.getparent()
+    pos = index.get(el) if el is not None else None
+    while pos is not None and pos >= 0:
+        if pos in by_pos:
+            return by_pos[pos]
+        pos = match.seq.parents[pos]
+    return None
+
+
+def _template_lines(texts: list[str]) -> list[str]:
+    if len(texts) < 2:
+        return []
+    # Lines with digits are left alone: a date or count shared by the training pages (fetched the
+    # same day) is still data that differs on the next page.
+    counts = Counter(line for t in texts for line in set(t.split("\n")) if line and not _DIGIT.search(line))
+    need = max(2, TEMPLATE_LINE_SHARE * len(texts))
+    return sorted(line for line, c in counts.items() if c >= need)
+
+
+def _read(el: etree._Element | None, drop: set[str]) -> str:
+    if el is None:
+        return ""
+    return "\n".join(line for line in text_of(el).split("\n") if line not in drop)
+
+
+def _label_body(template: Template, matches: list[Match], bodies: list[str], votes: Counter) -> Slot | None:
+    if not votes:
+        return None
+    voted, count = votes.most_common(1)[0]
+    if count < MIN_AGREEMENT * len(matches):
+        return None
+    kids = defaultdict(list)
+    for r, p in enumerate(template.parents):
+        kids[p].append(r)
+    candidates = {voted}
+    up = voted
+    for _ in range(2):
+        up = template.parents[up]
+        if up < 0:
+            break
+        candidates.add(up)
+    candidates.update(kids[voted])
+    best: Slot | None = None
+    for node in sorted(candidates):
+        texts = [text_of(m.element(node)) if m.element(node) is not None else "" for m in matches]
+        drop = _template_lines(texts)
+        drop_set = set(drop)
+        agreement = sum(token_f1(_read(m.element(node), drop_set), b) for m, b in zip(matches, bodies)) / len(matches)
+        if best is None or agreement > best.agreement + 1e-9:
+            best = Slot(field="body", node=node, agreement=round(agreement, 4), drop_lines=drop)
+    return best
+
+
+def _text_votes(matches: list[Match], values: list[str | None], accept) -> Counter:
+    """Votes for the deepest required node whose own text `accept`s the extractor's value."""
+    votes: Counter = Counter()
+    for m, value in zip(matches, values):
+        if not value:
+            continue
+        best, best_depth = None, -1
+        for r, pos in enumerate(m.positions):
+            if pos < 0:
+                continue
+            el = m.seq.elements[pos]
+            if m.template.depths[r] <= best_depth:
+                continue
+            text = normalize_space(el.text_content())
+            if text and len(text) <= 4 * len(value) + 40 and accept(text, value):
+                best, best_depth = r, m.template.depths[r]
+        if best is not None:
+            votes[best] += 1
+    return votes
+
+
+def _headline_ok(text: str, headline: str) -> bool:
+    return text == headline or (text in headline and len(text) >= 0.5 * len(headline)) or \
+        (headline in text and len(headline) >= 0.7 * len(text))
+
+
+def _date_ok(text: str, iso: str) -> bool:
+    m = re.match(r"(\d{4})-(\d{2})-(\d{2})", iso)
+    if not m or len(text) > 120:
+        return False
+    year, month, day = m.group(1), str(int(m.group(2))), str(int(m.group(3)))
+    return year in text and day in text and (month in text or len(text) > 6)
+
+
+def label_template(template: Template, pages: Sequence[Page], seqs: Sequence[CollapsedSequence]) -> Template:
+    """Label the template's body/headline/date slots from the template-free extractors (in place)."""
+    if not pages:
+        return template
+    matches = [align(template, s) for s in seqs]
+    body_votes: Counter = Counter()
+    headline_votes: Counter = Counter()
+    bodies, headlines, published = [], [], []
+    for page, m in zip(pages, matches):
+        index = {el: i for i, el in enumerate(m.seq.elements)}
+        body = cevc.extract_body(page)
+        headline, headline_node = titles.extract_headline(page, body.node)
+        bodies.append(body.text or "")
+        headlines.append(normalize_space(headline) if headline else None)
+        published.append(dates.extract_published(page, headline_node, body.node))
+        node = _required_node_of(m, body.node, index) if body.node is not None else None
+        if node is not None:
+            body_votes[node] += 1
+        if headline_node is not None:
+            node = _required_node_of(m, headline_node, index)
+            if node is not None:
+                headline_votes[node] += 1
+    need = MIN_AGREEMENT * len(pages)
+    auto: dict[str, Slot] = {}
+    body_slot = _label_body(template, matches, bodies, body_votes)
+    if body_slot is not None:
+        auto["body"] = body_slot
+    if not headline_votes:
+        headline_votes = _text_votes(matches, headlines, _headline_ok)
+    if headline_votes and headline_votes.most_common(1)[0][1] >= need:
+        node, count = headline_votes.most_common(1)[0]
+        auto["headline"] = Slot(field="headline", node=node, agreement=round(count / len(pages), 4))
+    date_votes = _text_votes(matches, published, _date_ok)
+    if date_votes and date_votes.most_common(1)[0][1] >= need:
+        node, count = date_votes.most_common(1)[0]
+        auto["date"] = Slot(field="date", node=node, agreement=round(count / len(pages), 4))
+    for name, slot in auto.items():
+        current = template.slots.get(name)
+        if current is None or current.source != "manual":
+            template.slots[name] = slot
+    return template

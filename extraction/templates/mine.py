@@ -1,0 +1,109 @@
+"""Mining: pages of a site -> clusters -> one labelled template per cluster -> TemplateLibrary.
+
+The steps are the package's modules in order (tagseq, repeats, similarity, cluster, induce, label).
+Feature extraction can run in worker processes for large page sets (`workers` > 1); labelling then
+re-reads only the few pages per cluster it needs.
+"""
+from __future__ import annotations
+
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+from ..dom import Page, PageError, load_page
+from .cluster import cluster_pages, purity
+from .induce import induce_template
+from .label import label_template
+from .library import TemplateLibrary
+from .repeats import CollapsedSequence, collapse
+from .similarity import Features, features
+from .tagseq import tag_sequence
+from .urltrie import url_segments
+
+LABEL_SAMPLE = 12  # pages per cluster the template-free extractors run on for labelling
+MIN_TEMPLATE_PAGES = 2  # smaller clusters get a template too, but it is marked and not used for extraction
+
+
+@dataclass
+class MinedPage:
+    page_id: str
+    url: str | None
+    seq: CollapsedSequence
+    feats: Features
+    page: Page | None = None  # kept when mining in one process (labelling reads it)
+
+
+@dataclass
+class MiningReport:
+    pages: int = 0
+    skipped: list[tuple[str, str]] = field(default_factory=list)  # (page id, reason)
+    clusters: list[list[str]] = field(default_factory=list)  # page ids per cluster
+    purity: float | None = None
+    seconds: dict[str, float] = field(default_factory=dict)
+    exact_comparisons: int = 0
+
+
+def mine_page(page_id: str, page: Page, keep_page: bool = True) -> MinedPage:
+    seq = collapse(tag_sequence(page.body))
+    return MinedPage(page_id, page.url, seq, features(seq), page if keep_page else None)
+
+
+def mine(pages: Sequence[MinedPage], site: str = "", *, labels: Sequence[str] | None = None,
+         reload: Callable[[str], Page] | None = None, skipped: Sequence[tuple[str, str]] = ()) -> tuple[TemplateLibrary, MiningReport]:
+    """Cluster, induce and label. `reload(page_id)` re-parses a page when it was not kept."""
+    report = MiningReport(pages=len(pages), skipped=list(skipped))
+    t0 = time.perf_counter()
+    clustering = cluster_pages([p.feats for p in pages])
+    report.exact_comparisons = clustering.exact_comparisons
+    t1 = time.perf_counter()
+    report.seconds["cluster"] = t1 - t0
+    groups = clustering.clusters()
+    report.clusters = [[pages[i].page_id for i in g] for g in groups]
+    if labels is not None:
+        report.purity = purity(clustering.labels, list(labels))
+    library = TemplateLibrary()
+    label_time = 0.0
+    for number, members in enumerate(groups):
+        tid = f"{site or 'site'}#{number}"
+        template = induce_template([pages[i].seq for i in members], [pages[i].feats for i in members], tid, site)
+        prefixes: Counter = Counter()
+        for i in members:
+            if pages[i].url:
+                segs = url_segments(pages[i].url)
+                if segs:
+                    prefixes["/".join(segs)] += 1
+        template.url_prefixes = dict(prefixes)
+        if len(members) < MIN_TEMPLATE_PAGES:
+            template.threshold = 1.01  # one page says nothing about what varies: never extract with it
+        tl = time.perf_counter()
+        sample = members if len(members) <= LABEL_SAMPLE else \
+            [members[round(k * (len(members) - 1) / (LABEL_SAMPLE - 1))] for k in range(LABEL_SAMPLE)]
+        label_pages, label_seqs = [], []
+        for i in sample:
+            page, seq = pages[i].page, pages[i].seq
+            if page is None and reload is not None:
+                page = reload(pages[i].page_id)
+                seq = collapse(tag_sequence(page.body))
+            if page is not None:
+                label_pages.append(page)
+                label_seqs.append(seq)
+        label_template(template, label_pages, label_seqs)
+        label_time += time.perf_counter() - tl
+        library.add(template)
+    report.seconds["induce+label"] = time.perf_counter() - t1
+    report.seconds["label"] = label_time
+    return library, report
+
+
+def load_and_mine(items: Sequence[tuple[str, bytes, str | None]]) -> tuple[list[MinedPage], list[tuple[str, str]]]:
+    """Parse raw pages (id, bytes, url) and compute their features; bad pages are listed, not fatal."""
+    mined, skipped = [], []
+    for page_id, data, url in items:
+        try:
+            page = load_page(data, url)
+        except PageError as exc:
+            skipped.append((page_id, str(exc)))
+            continue
+        mined.append(mine_page(page_id, page))
+    return mined, skipped
