@@ -31,6 +31,12 @@ def extract(data: bytes | str, url: str | None = None, *, content_type: str | No
 
 
 def extract_page(page: Page, *, templates: Any = None, overrides: Mapping[str, str] | None = None) -> ExtractionResult:
+    if templates is not None:
+        # Fusion step 1: a mined template for this page (URL trie, else structure) whose match
+        # score clears its threshold, and a result that validates; otherwise the template-free path.
+        mined = templates.extract(page)
+        if mined is not None and validate(mined, now=page.fetched_at).valid:
+            return mined
     return validate(apply_overrides(extract_article(page), page, overrides), now=page.fetched_at)
 
 
