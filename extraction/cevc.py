@@ -235,8 +235,9 @@ def _subtree_ends(stats: NodeStats, top: int) -> dict[int, int]:
 def render(stats: NodeStats, top: int, skip: set[int]) -> str:
     """Visible text under `top` without the skipped subtrees, one line per block, noise lines dropped."""
     index = stats.index
-    lines = iter_lines_skipping(stats.nodes[top], lambda el: index.get(el) in skip)
-    return "\n".join(line for line in lines if not is_noise_line(line))
+    out = [line for line in iter_lines_skipping(stats.nodes[top], lambda el: index.get(el) in skip)
+           if not is_noise_line(line)]
+    return "\n".join(out)
 
 
 def extract_body(page: Page, alpha: float = ALPHA) -> BodyResult:
