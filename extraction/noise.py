@@ -12,7 +12,7 @@ import re
 from lxml import etree
 
 # Tags whose subtree is page furniture wherever it appears.
-NOISE_TAGS = frozenset({"nav", "aside", "footer", "menu", "dialog"})
+NOISE_TAGS = frozenset({"nav", "aside", "footer", "menu", "dialog", "figure", "figcaption"})
 
 # class/id words of furniture blocks. Long distinctive words match anywhere in the attribute
 # (camelCase and run-together names are common: "commentsContainer", "sharebar"); short ones
@@ -24,7 +24,7 @@ _NEGATIVE_ANYWHERE = (
     "taboola", "cookie", "pagination", "paging", "signup", "sign-up", "login", "toolbar",
     "copyright", "masthead", "navbar", "navigation", "dropdown", "modal", "popup", "banner",
     "rightrail", "right-rail", "leftrail", "skyscraper", "byline-share", "author-bio", "authorbio",
-    "read-more", "readmore", "more-stories", "morestories", "newsletter", "jiathis", "bdshare",
+    "caption", "gallery", "slideshow", "photo-credit", "image-credit", "read-more", "readmore", "more-stories", "morestories", "newsletter", "jiathis", "bdshare",
 )
 _NEGATIVE_WORDS = ("nav", "menu", "ads", "tags", "rail", "share", "foot", "aside", "print", "xgyd",
                    "xgwz", "pinglun")
@@ -58,7 +58,7 @@ _NOISE_LINE = re.compile(
     r"""^(?:
         (?:责任编辑|责编|编辑|本文编辑|校对|审核|值班编辑)\s*[:：|丨]?.{0,20}$
       | (?:copyright|©|\(c\)|版权所有|版权声明|免责声明).{0,200}$
-      | (?:share|share\s+this(?:\s+article|\s+story)?|share\s+on\s+\w+|tweet|email|print|advertisement|advertisement\s*-\s*continue\s+reading\s+below|continue\s+reading|read\s+more|related(?:\s+(?:articles?|stories|posts|content|coverage|reading))?|more\s+from\s+.{0,40}|recommended(?:\s+for\s+you)?|sponsored(?:\s+content)?|sign\s+up.{0,80}|subscribe.{0,80}|follow\s+us.{0,60}|click\s+here.{0,60}|like\s+this|like\s+loading\.*|comments?|leave\s+a\s+(?:comment|reply)|\d+\s+comments?)\s*[:.!]?$
+      | (?:share|share\s+this(?:\s+article|\s+story)?|share\s+on\s+\w+|tweet|email|print|advertisement|advertisement\s*-\s*continue\s+reading\s+below|continue\s+reading|read\s+more|related(?:\s+(?:articles?|stories|posts|content|coverage|reading))?|more\s+from\s+.{0,40}|recommended(?:\s+for\s+you)?|sponsored(?:\s+content)?|sign\s+up.{0,80}|subscribe.{0,80}|follow\s+us.{0,60}|click\s+here.{0,60}|caption|close|back\s+to\s+gallery|advert|continue\s+reading\s+below|don['’]t\s+miss|like\s+this\s+(?:story|article)\?.{0,60}|(?:photo|image|picture|credit)s?\s*:.{0,80}|\((?:photo|image|picture)s?\s*:.{0,80}\)|like\s+this|like\s+loading\.*|comments?|leave\s+a\s+(?:comment|reply)|\d+\s+comments?)\s*[:.!]?$
       | (?:posted|updated|published|last\s+updated|posted\s+on|published\s+on|发布时间|发表于|更新时间)\s*(?:on|at)?\s*[:：]?\s*
           [\w ,./:|·-]{0,60}\d[\w ,./:|·-]{0,60}$
       | (?:分享到|分享至|分享|相关阅读|相关新闻|相关文章|延伸阅读|推荐阅读|热门推荐|更多精彩|点击进入|返回首页|打印本页|关闭窗口|【纠错】|举报|扫一扫|微信扫一扫).{0,40}$
