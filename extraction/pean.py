@@ -18,6 +18,7 @@ from __future__ import annotations
 from lxml import etree
 
 from .dom import Page
+from .forums.common import time_from_element
 from .forums.anchors import Anchors, find_anchors, text_lengths
 from .forums.records import posts_from_records
 from .result import Post
@@ -84,8 +85,15 @@ def _lone_post(path: list[etree._Element], anchors: Anchors, total: int) -> etre
     return best
 
 
+def _same_time(block: etree._Element, record: etree._Element, anchors: Anchors, now) -> bool:
+    """A thread header repeats the first post's time ("started by X, <time>"); a post does not."""
+    def times(el):
+        return {time_from_element(a, now) for a in anchors.nodes if el in a.iterancestors()}
+    return bool(times(block) & times(record))
+
+
 def _first_post_before(records: list[etree._Element], path: list[etree._Element], anchors: Anchors,
-                       lengths: dict) -> etree._Element | None:
+                       lengths: dict, now=None) -> etree._Element | None:
     """A first post laid out unlike the replies: an anchored block just before the record list
     (within a few levels), holding one or two anchors and real text."""
     first = records[0]
@@ -98,12 +106,32 @@ def _first_post_before(records: list[etree._Element], path: list[etree._Element]
             if not isinstance(sib.tag, str):
                 continue
             n = anchors.count.get(sib, 0)
-            if 1 <= n <= 2 and lengths.get(sib, 0) >= 40:
+            if 1 <= n <= 2 and _text_beside_anchor(sib, anchors, lengths) >= 40 \
+                    and not _same_time(sib, first, anchors, now):
                 return sib
             if n:
                 return None
         node = parent
     return None
+
+
+MAX_LINE_TEXT = 60  # a post header line (name, time, permalink) is short
+
+
+def _text_beside_anchor(block: etree._Element, anchors: Anchors, lengths: dict) -> float:
+    """Text of `block` outside the line that holds its time: a thread header ("started by X,
+    10 April 2020") has none, a first post has its content."""
+    lines: set = set()
+    for anchor in anchors.nodes:
+        if block not in anchor.iterancestors():
+            continue
+        line = anchor
+        for anc in anchor.iterancestors():
+            if anc is block or lengths.get(anc, 0) > MAX_LINE_TEXT:
+                break
+            line = anc
+        lines.add(line)
+    return lengths.get(block, 0) - sum(lengths.get(line, 0) for line in lines)
 
 
 def _own_text(records: list[etree._Element], lengths: dict) -> float:
@@ -121,7 +149,7 @@ def find_records(page: Page) -> tuple[list[etree._Element], Anchors, dict]:
         parent, path = find_record_parent(body, anchors, lengths)
         records = select_records(parent, anchors)
         if records:
-            first = _first_post_before(records, path, anchors, lengths)
+            first = _first_post_before(records, path, anchors, lengths, page.fetched_at)
             if first is not None:
                 records = [first] + records
         else:

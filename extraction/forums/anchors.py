@@ -7,7 +7,7 @@ from datetime import datetime
 
 from lxml import etree
 
-from .common import is_chrome, is_quote, is_signature
+from .common import is_excluded
 from .times import find_times, parse_iso, parse_time
 
 # A text longer than this is a paragraph that mentions a date, not a post header's time.
@@ -94,7 +94,7 @@ def text_lengths(root: etree._Element) -> dict:
         parent = el.getparent()
         in_link[el] = el.tag == "a" or (parent is not None and in_link.get(parent, False))
     for el in reversed([e for e in root.iter() if isinstance(e.tag, str)]):
-        if is_quote(el) or is_signature(el) or is_chrome(el):
+        if is_excluded(el):
             lengths[el] = 0
             continue
         own = len((el.text or "").strip())

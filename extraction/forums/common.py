@@ -33,11 +33,51 @@ def class_words(el: etree._Element) -> set[str]:
 _BODY_BLOCKQUOTE = re.compile(r"postcontent|messagetext|restore|ugc", re.I)
 
 
+def _word_re(words: tuple[str, ...], prefixes: str = "") -> re.Pattern:
+    alternatives = "|".join(re.escape(w) for w in words)
+    extra = f"|{prefixes}" if prefixes else ""
+    return re.compile(rf"(?:^|\s)(?:(?:{alternatives})(?=\s|$){extra})", re.I)
+
+
+# One regex search per attribute instead of set building per element: these run on every node.
+_QUOTE_RE = _word_re(QUOTE_WORDS, r"quote\S*|bbcodeblock--quote\S*")
+_SIGNATURE_RE = _word_re(SIGNATURE_WORDS, r"\S*signature\S*")
+_CHROME_RE = _word_re(CHROME_WORDS)
+
+
+def _attrs(el: etree._Element) -> str:
+    cls, ident = el.get("class"), el.get("id")
+    if cls and ident:
+        return f"{cls} {ident}"
+    return cls or ident or ""
+
+
 def is_quote(el: etree._Element) -> bool:
     if el.tag == "blockquote":
         return not _BODY_BLOCKQUOTE.search(el.get("class") or "")
-    words = class_words(el)
-    return any(w in words for w in QUOTE_WORDS) or any(w.startswith(("quote", "bbcodeblock--quote")) for w in words)
+    attrs = _attrs(el)
+    return bool(attrs) and _QUOTE_RE.search(attrs) is not None
+
+
+def is_signature(el: etree._Element) -> bool:
+    attrs = _attrs(el)
+    return bool(attrs) and _SIGNATURE_RE.search(attrs) is not None
+
+
+def is_chrome(el: etree._Element) -> bool:
+    attrs = _attrs(el)
+    return bool(attrs) and _CHROME_RE.search(attrs) is not None
+
+
+def is_excluded(el: etree._Element) -> bool:
+    """Quoted earlier post, signature or editing chrome: never part of what this post says."""
+    if el.tag == "blockquote":
+        return is_quote(el)
+    attrs = _attrs(el)
+    if not attrs:
+        return False
+    return (_QUOTE_RE.search(attrs) is not None or _SIGNATURE_RE.search(attrs) is not None
+            or _CHROME_RE.search(attrs) is not None)
 
 
 _QUOTE_LABEL = re.compile(r"^(?:quote|zitat|citation|cita|引用|quote from \S+|zitat von \S+|originally posted by \S+|"
@@ -57,16 +97,6 @@ def starts_like_quote(el: etree._Element) -> bool:
         if text:
             return bool(_QUOTE_LABEL.match(" ".join(text.split())))
     return False
-
-
-def is_signature(el: etree._Element) -> bool:
-    words = class_words(el)
-    return any(w in words for w in SIGNATURE_WORDS) or any("signature" in w for w in words)
-
-
-def is_chrome(el: etree._Element) -> bool:
-    words = class_words(el)
-    return any(w in words for w in CHROME_WORDS)
 
 
 def text_skipping(el: etree._Element, skip) -> str:
@@ -102,8 +132,7 @@ def text_skipping(el: etree._Element, skip) -> str:
 def post_content(el: etree._Element, extra_skip: Iterable[etree._Element] = ()) -> str:
     """Post body text without quoted earlier posts, signatures and edit notes."""
     extra = set(extra_skip)
-    text = text_skipping(el, lambda n: n in extra or is_quote(n) or is_signature(n) or is_chrome(n)
-                         or starts_like_quote(n))
+    text = text_skipping(el, lambda n: n in extra or is_excluded(n) or starts_like_quote(n))
     if len(_ESCAPED_TAG.findall(text, 0, 20000)) >= 2:
         # Some boards double-escape their HTML, so the post shows its own markup as text: read
         # that text as HTML once more (bounded: a post, not a page) and clean it the same way.
@@ -111,7 +140,7 @@ def post_content(el: etree._Element, extra_skip: Iterable[etree._Element] = ()) 
             fragment = html.fragment_fromstring(text.replace("\n", " ")[:200_000], create_parent="div")
         except (etree.ParserError, ValueError):
             return text
-        return text_skipping(fragment, lambda n: is_quote(n) or is_signature(n) or is_chrome(n))
+        return text_skipping(fragment, is_excluded)
     return text
 
 

@@ -23,7 +23,9 @@ def _key(record: etree._Element, el: etree._Element) -> tuple:
     parts = []
     node = el
     while node is not None and node is not record:
-        parts.append((node.tag, (node.get("class") or "").strip()))
+        # First class word only: later ones are states ("online", "bg2", "rowodd") that vary per post.
+        classes = (node.get("class") or "").split()
+        parts.append((node.tag, classes[0] if classes else ""))
         node = node.getparent()
     return tuple(reversed(parts))
 
@@ -75,10 +77,12 @@ def _unique_by_key(record: etree._Element, key: tuple) -> etree._Element | None:
     return None
 
 
-def _author(record: etree._Element, content: etree._Element, anchors_in: list[etree._Element]) -> str | None:
+def _author_candidates(record: etree._Element, content: etree._Element,
+                       anchors_in: list[etree._Element]) -> list[tuple[tuple, str, float]]:
+    """(position key, text, score) of the elements of a record that may name its poster."""
     skip = set(anchors_in)
     content_nodes = set(content.iter()) if content is not record else set()
-    best, best_score = None, 0.0
+    out = []
     for order, el in enumerate(record.iter()):
         if not isinstance(el.tag, str) or el in content_nodes or el in skip:
             continue
@@ -93,14 +97,43 @@ def _author(record: etree._Element, content: etree._Element, anchors_in: list[et
             score += 2
         if el.tag in ("a", "strong", "b", "cite", "h3", "h4", "span"):
             score += 0.5
-        if score < 2:
+        if score < 0.5:
             continue
-        if re.search(r"\s\d+$", text):
+        if len(el) and re.search(r"\s\d+$", text):
             score -= 1  # "name 307": a post count or reputation shown inside the name link
         score -= order * 0.001  # earlier wins ties: the poster's name precedes what they wrote
-        if score > best_score:
-            best, best_score = text, score
-    return best
+        out.append((_key(record, el), text, score))
+    return out
+
+
+def _authors(records: list[etree._Element], contents: list[etree._Element], anchors: Anchors) -> list[str | None]:
+    """One author per record, voting over positions across records: a position whose text never
+    changes over three or more posts is a label ("Member", "Registered User"), not a name."""
+    per_record = []
+    for record, content in zip(records, contents):
+        inside = [a for a in anchors.nodes if record in a.iterancestors()]
+        per_record.append(_author_candidates(record, content, inside))
+    totals: dict[tuple, float] = {}
+    texts: dict[tuple, set] = {}
+    for cands in per_record:
+        seen = set()
+        for key, text, score in cands:
+            if key in seen:
+                continue
+            seen.add(key)
+            totals[key] = totals.get(key, 0.0) + score
+            texts.setdefault(key, set()).add(text)
+    if len(records) >= 3:
+        for key in totals:
+            if len(texts[key]) == 1:
+                totals[key] *= 0.1
+    best_key = max(totals, key=totals.get) if totals else None
+    out = []
+    for cands in per_record:
+        at_key = [text for key, text, _ in cands if key == best_key]
+        strong = [c for c in cands if c[2] >= 2]
+        out.append(at_key[0] if at_key else (max(strong, key=lambda c: c[2])[1] if strong else None))
+    return out
 
 
 def _time_of(timed: list[etree._Element], now: datetime | None) -> str | None:
@@ -142,7 +175,8 @@ def posts_from_records(records: list[etree._Element], anchors: Anchors, lengths:
     time_key = _time_keys(records, anchors, now) if len(records) > 1 else None
     posts: list[Post] = []
     markers: list[int | None] = []
-    for record, content in zip(records, contents):
+    authors = _authors(records, contents, anchors)
+    for record, content, author in zip(records, contents, authors):
         inside = [a for a in anchors.nodes if a is record or record in a.iterancestors()]
         content_set = set(content.iter()) if content is not record else set()
         outside_content = [a for a in inside if a not in content_set] or inside
@@ -152,7 +186,7 @@ def posts_from_records(records: list[etree._Element], anchors: Anchors, lengths:
         published = _time_of(timed, now)
         skip = outside_content if content is record else ()
         text = post_content(content, skip)
-        posts.append(Post(author=_author(record, content, inside), datePublished=published, content=text))
+        posts.append(Post(author=author, datePublished=published, content=text))
         markers.append(floor_marker(record))
     number_floors(posts, markers)
     return posts
