@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from lxml import etree
 
 from .dom import BLOCK_TAGS, Page, iter_lines_skipping
-from .noise import is_noise_block, is_noise_line
+from .noise import is_noise_hints, is_noise_line
 from .text import char_count, page_language, valid_char_count
 
 ALPHA = 0.5
@@ -65,32 +65,40 @@ def compute_stats(root: etree._Element, lang: str | None = None) -> NodeStats:
     valid = [0] * n
     chars = [0] * n
     link_chars = [0] * n
-    noise = [is_noise_block(el) for el in nodes]
-    # Forward pass: parents and the link flag (a parent precedes its children).
+    noise = [False] * n
+    # Class/id pairs repeat a lot within a page (list items, paragraphs): judge each pair once.
+    noise_of: dict[tuple, bool] = {}
+    # Forward pass (a parent precedes its children): parent, link flag, furniture flag, and the
+    # element's own text leaves: its .text, and the .tail of each child (tails belong to the parent).
     for i, el in enumerate(nodes):
         p = el.getparent()
         pi = index.get(p, -1) if p is not None else -1
         parent[i] = pi
-        in_link[i] = el.tag == "a" or (pi >= 0 and in_link[pi])
-    # Own text leaves: an element's .text is its own; a child's .tail belongs to the element too.
-    for i, el in enumerate(nodes):
-        if el.text:
-            c = char_count(el.text)
+        tag = el.tag
+        link = in_link[i] = tag == "a" or (pi >= 0 and in_link[pi])
+        key = (tag, el.get("class"), el.get("id"))
+        flag = noise_of.get(key)
+        if flag is None:
+            flag = noise_of[key] = is_noise_hints(*key)
+        noise[i] = flag
+        text = el.text
+        if text:
+            c = char_count(text)
             if c:
                 chars[i] += c
-                if in_link[i]:
+                if link:
                     link_chars[i] += c
                 else:
-                    valid[i] += valid_char_count(el.text, lang)
-        if el.tail and parent[i] >= 0:
-            pi = parent[i]
-            c = char_count(el.tail)
+                    valid[i] += valid_char_count(text, lang)
+        tail = el.tail
+        if tail and pi >= 0:
+            c = char_count(tail)
             if c:
                 chars[pi] += c
                 if in_link[pi]:
                     link_chars[pi] += c
                 else:
-                    valid[pi] += valid_char_count(el.tail, lang)
+                    valid[pi] += valid_char_count(tail, lang)
     own_valid = valid[:]
     # Reverse pass: add each subtree's totals to its parent.
     for i in range(n - 1, 0, -1):

@@ -42,12 +42,15 @@ def hint_text(el: etree._Element) -> str:
 
 def is_noise_block(el: etree._Element) -> bool:
     """Furniture by tag or by class/id words (unless the words also say it holds the article)."""
-    tag = el.tag
+    return is_noise_hints(el.tag, el.get("class"), el.get("id"))
+
+
+def is_noise_hints(tag: str, cls: str | None, id_: str | None) -> bool:
     if tag in NOISE_TAGS:
         return True
-    hints = hint_text(el)
-    if not hints or tag in ("body", "html"):
+    if not (cls or id_) or tag in ("body", "html"):
         return False
+    hints = f"{cls or ''} {id_ or ''}".lower()
     if _NEGATIVE_RE.search(hints) is None:
         return False
     return _POSITIVE_WORDS.search(hints) is None
