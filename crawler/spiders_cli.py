@@ -11,6 +11,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="exit once the job queue is empty and no job is in flight (default: run forever)")
     parser.add_argument("--max-jobs", type=int, default=0, help="exit after this many jobs (0 = no limit)")
     parser.add_argument("--log-level", default="INFO", help="Scrapy log level (default INFO)")
+    parser.add_argument("--timeout", type=float, default=None, help="download timeout in seconds (default 20)")
 
 
 def run_spiders(queues, store, *, until_idle: bool = False, max_jobs: int = 0, log_level: str = "INFO",
@@ -44,8 +45,9 @@ def run(args: argparse.Namespace) -> int:
     queues = open_queues(settings.queue_url, settings)
     store = open_store(settings.db_url)
     try:
+        extra = {"DOWNLOAD_TIMEOUT": args.timeout} if args.timeout else None
         totals = run_spiders(queues, store, until_idle=args.until_idle, max_jobs=args.max_jobs,
-                             log_level=args.log_level)
+                             log_level=args.log_level, extra_settings=extra)
     finally:
         queues.close()
         store.close()
