@@ -52,7 +52,7 @@ META_SCAN_BYTES = 16384
 class Decoded:
     text: str
     encoding: str
-    how: str  # "bom", "header", "meta", "utf-8", "detected" or "fallback"
+    how: str  # "bom", "header", "meta", "utf-8", "lenient" (a few bad bytes replaced), "detected" or "fallback"
 
 
 def normalize_charset(name: str | None) -> str | None:
@@ -87,6 +87,45 @@ def _strict(data: bytes, encoding: str) -> str | None:
         return None
 
 
+_CHINESE_CODECS = frozenset({"gb18030", "gbk", "gb2312", "big5hkscs", "big5", "cp950", "cp936"})
+_HAN = re.compile("[\u4e00-\u9fff]")
+
+
+def _common_han_share(text: str) -> float:
+    """Share of Han characters that are everyday characters: GB2312 level 1 (the 3755 most used
+    simplified characters, bytes B0A1-D7FE) or Big5 "frequently used" (A440-C67E). Decoding with
+    the wrong Chinese charset yields valid but rare characters, so this tells GBK from Big5 on
+    short undeclared pages where statistical detection guesses."""
+    han = _HAN.findall(text)
+    if not han:
+        return 0.0
+    common = 0
+    for ch in han:
+        try:
+            if b"\xb0\xa1" <= ch.encode("gb2312") <= b"\xd7\xfe":
+                common += 1
+                continue
+        except UnicodeEncodeError:
+            pass
+        try:
+            if b"\xa4\x40" <= ch.encode("big5") <= b"\xc6\x7e":
+                common += 1
+        except UnicodeEncodeError:
+            pass
+    return common / len(han)
+
+
+def _likelier_chinese(data: bytes) -> str | None:
+    """gb18030 or big5hkscs, whichever decodes the page strictly into more everyday characters."""
+    sample = data[:20_000]
+    scored = []
+    for enc in ("gb18030", "big5hkscs"):
+        text = sample.decode(enc, errors="ignore") if len(data) > len(sample) else _strict(data, enc)
+        if text is not None:
+            scored.append((_common_han_share(text), enc == "gb18030", enc))
+    return max(scored)[2] if scored else None
+
+
 def decode_html(data: bytes | str, content_type: str | None = None) -> Decoded:
     """Decode page bytes to text. Never raises on bad bytes: the last resort replaces them."""
     if isinstance(data, str):
@@ -97,25 +136,32 @@ def decode_html(data: bytes | str, content_type: str | None = None) -> Decoded:
             if text is not None:
                 return Decoded(text, enc, "bom")
     declared = [(charset_from_content_type(content_type), "header"), (charset_from_markup(data), "meta")]
+    # Bytes that are valid UTF-8 and not plain ASCII are UTF-8 whatever the label says: multi-byte
+    # UTF-8 sequences practically never occur by accident in GBK, Big5 or Latin text, while
+    # "gb2312" labels on UTF-8 pages (templates copied from old sites) are common.
+    if not data.isascii():
+        utf8 = _strict(data, "utf-8")
+        if utf8 is not None:
+            return Decoded(utf8, "utf-8", "utf-8")
     for enc, how in declared:
-        if enc:
+        # A utf-16/32 label without a BOM is a copy-paste error (the HTML standard reads it as UTF-8).
+        if enc and not enc.startswith(("utf-16", "utf-32")):
             text = _strict(data, enc)
             if text is not None:
-                # A page declared as single-byte but valid UTF-8 with non-ASCII bytes is UTF-8:
-                # cp1252 decodes anything, so its success proves nothing.
-                if enc == "cp1252" and not data.isascii():
-                    utf8 = _strict(data, "utf-8")
-                    if utf8 is not None:
-                        return Decoded(utf8, "utf-8", "utf-8")
                 return Decoded(text, enc, how)
-    # Declared charset missing or wrong: UTF-8 is by far the most common truth, and a strict
-    # UTF-8 decode of non-UTF-8 bytes with many high bytes practically never succeeds.
-    text = _strict(data, "utf-8")
-    if text is not None:
-        return Decoded(text, "utf-8", "utf-8")
+    if data.isascii():
+        return Decoded(data.decode("ascii"), "ascii", "utf-8")
+    # A few bad bytes (a page cut off mid-character, one corrupt byte in an old GBK portal) do not
+    # make the declared charset, or UTF-8, wrong; a statistical guess on such a page often is.
+    for enc in [e for e, _ in declared if e and not e.startswith(("utf-16", "utf-32"))] + ["utf-8"]:
+        text = data.decode(enc, errors="replace")
+        if text.count("\ufffd") <= max(2, len(text) // 1000):
+            return Decoded(text, enc, "lenient")
     best = from_bytes(data[:200_000]).best()
     if best is not None and best.encoding:
         enc = normalize_charset(best.encoding) or best.encoding
+        if enc in _CHINESE_CODECS:
+            enc = _likelier_chinese(data) or enc
         text = _strict(data, enc)
         if text is not None:
             return Decoded(text, enc, "detected")
