@@ -16,12 +16,14 @@ from lxml import etree
 
 from .. import cevc, dates, titles
 from ..dom import Page, normalize_space, text_of
-from .match import Match, align
+from .match import Match, align, read_text
 from .model import Slot, Template
 from .repeats import CollapsedSequence
+from .tagseq import element_key
 
 MIN_AGREEMENT = 0.5  # a field is labelled only when the extractors agree on at least half the pages
-TEMPLATE_LINE_SHARE = 0.6  # a line on this share of the pages (and on 2 or more) is template text
+TEMPLATE_LINE_SHARE = 0.6
+SKIP_KEPT_SHARE = 0.02  # an element key is skipped when CEVC kept at most this share of its text  # a line on this share of the pages (and on 2 or more) is template text
 
 _DIGIT = re.compile(r"\d")
 _CJK = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af"
@@ -60,10 +62,33 @@ def _template_lines(texts: list[str]) -> list[str]:
     return sorted(line for line, c in counts.items() if c >= need)
 
 
-def _read(el: etree._Element | None, drop: set[str]) -> str:
-    if el is None:
-        return ""
-    return "\n".join(line for line in text_of(el).split("\n") if line not in drop)
+def _skip_keys(elements: list, bodies: list[str]) -> list[str]:
+    """Keys of the elements inside the slot whose text CEVC leaves out on (nearly) all pages:
+    the noise blocks (related links, share bars, captions) that CEVC skips, learnt once here."""
+    kept: Counter = Counter()
+    total: Counter = Counter()
+    for el, body in zip(elements, bodies):
+        if el is None or not body:
+            continue
+        for node in el.iterdescendants():
+            if not isinstance(node.tag, str):
+                continue
+            key = element_key(node)
+            for line in text_of(node).split("\n"):
+                if line:
+                    total[key] += len(line)
+                    if line in body:
+                        kept[key] += len(line)
+    # Only keys with a class name: a bare <div> or <p> names no particular block.
+    return sorted(k for k, n in total.items() if "." in k and n >= 20 and kept[k] <= SKIP_KEPT_SHARE * n)
+
+
+def _agreement(matches: list[Match], bodies: list[str], node: int, drop: list[str], skip: list[str]) -> float:
+    scores = []
+    for m, b in zip(matches, bodies):
+        el = m.element(node)
+        scores.append(token_f1(read_text(el, drop, skip), b) if el is not None else 0.0)
+    return sum(scores) / len(scores)
 
 
 def _label_body(template: Template, matches: list[Match], bodies: list[str], votes: Counter) -> Slot | None:
@@ -85,12 +110,13 @@ def _label_body(template: Template, matches: list[Match], bodies: list[str], vot
     candidates.update(kids[voted])
     best: Slot | None = None
     for node in sorted(candidates):
-        texts = [text_of(m.element(node)) if m.element(node) is not None else "" for m in matches]
-        drop = _template_lines(texts)
-        drop_set = set(drop)
-        agreement = sum(token_f1(_read(m.element(node), drop_set), b) for m, b in zip(matches, bodies)) / len(matches)
-        if best is None or agreement > best.agreement + 1e-9:
-            best = Slot(field="body", node=node, agreement=round(agreement, 4), drop_lines=drop)
+        elements = [m.element(node) for m in matches]
+        drop = _template_lines([text_of(el) if el is not None else "" for el in elements])
+        skip = _skip_keys(elements, bodies)
+        for keys in ([], skip) if skip else ([],):
+            agreement = _agreement(matches, bodies, node, drop, keys)
+            if best is None or agreement > best.agreement + 1e-9:
+                best = Slot(field="body", node=node, agreement=round(agreement, 4), drop_lines=drop, skip_keys=keys)
     return best
 
 

@@ -15,9 +15,9 @@ from typing import Iterable
 from .. import bylines, dates, titles
 from ..dom import Page, normalize_space
 from ..result import ExtractionResult
-from .match import Match, align, page_sequence, slot_text
+from .match import Match, align, page_sequence, skeleton, skeleton_depth, slot_text
 from .model import Template
-from .repeats import CollapsedSequence
+from .tagseq import TagSequence
 from .urltrie import UrlTrie, url_segments
 
 FORMAT_VERSION = 1
@@ -50,21 +50,27 @@ class TemplateLibrary:
             self.trie.add_prefix([s for s in prefix.split("/") if s], template.id, pages)
 
     # -- lookup and extraction -------------------------------------------------------------
-    def find(self, page: Page, seq: CollapsedSequence | None = None) -> Match | None:
+    def find(self, page: Page, seq: TagSequence | None = None) -> Match | None:
         """The best-matching template for the page (any score), or None when none applies."""
         if not self.templates:
             return None
-        seq = seq if seq is not None else page_sequence(page)
         candidates: list[Template]
         if page.url and url_segments(page.url):
             ids, _ = self.trie.lookup(page.url)
             candidates = [self.templates[i] for i in ids[:STRUCTURE_CANDIDATES]]
+            if not candidates:
+                return None
+            if seq is None:
+                seq = page_sequence(page, max(skeleton_depth(t) for t in candidates))
         else:
+            if seq is None:
+                seq = page_sequence(page, max(skeleton_depth(t) for t in self.templates.values()))
             codes = set(seq.codes)
             scored = []
             for t in self.templates.values():
-                if t.code_set:
-                    share = len(t.code_set & codes) / len(t.code_set)
+                wanted = set(skeleton(t)[1])
+                if wanted:
+                    share = len(wanted & codes) / len(wanted)
                     if share >= MIN_CONTAINMENT:
                         scored.append((share, t.id))
             scored.sort(reverse=True)

@@ -1,8 +1,12 @@
-"""Extraction with a template: align a page to the template's required nodes and read the slots.
+"""Extraction with a template: align a page to the template and read the labelled slots.
 
-The match score is the depth-weighted share of the template's required nodes found, in order, on
-the page (1.0: every required node aligned). Below the template's threshold the page is not from
-this template (or the site changed) and the caller falls back to the template-free path.
+Only the template's skeleton takes part: its required nodes no deeper than its deepest slot (all
+of them while no slot is labelled). The page is walked down to that depth only — the article's own
+paragraphs below it are never tokenised — and without repeat collapse (extra list items are just
+unaligned tokens), so matching costs a fraction of a template-free extraction. The match score is
+the depth-weighted share of skeleton nodes found, in order, on the page (1.0: all of them). Below
+the template's threshold the page is not from this template (or the site changed) and the caller
+falls back to the template-free path.
 """
 from __future__ import annotations
 
@@ -10,40 +14,59 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from ..dom import Page, text_of
+from ..dom import Page, iter_lines_skipping, text_of
 from .induce import aligned_pairs
 from .model import Template
-from .repeats import CollapsedSequence, collapse
 from .similarity import depth_weights
-from .tagseq import tag_sequence
+from .tagseq import TagSequence, element_key, tag_sequence
 
 
 @dataclass
 class Match:
     template: Template
     score: float
-    positions: list[int]  # page token index of each required node, -1 where not aligned
-    seq: CollapsedSequence
+    positions: list[int]  # page token index of each required node, -1 where not aligned (or not in the skeleton)
+    seq: TagSequence
 
     def element(self, node: int) -> etree._Element | None:
         pos = self.positions[node] if 0 <= node < len(self.positions) else -1
         return self.seq.elements[pos] if pos >= 0 else None
 
 
-def page_sequence(page: Page) -> CollapsedSequence:
-    return collapse(tag_sequence(page.body))
+def skeleton_depth(template: Template) -> int:
+    if template.slots:
+        return max(template.depths[s.node] for s in template.slots.values())
+    return max(template.depths, default=0)
 
 
-def align(template: Template, seq: CollapsedSequence) -> Match:
+def skeleton(template: Template) -> tuple[list[int], list[int], float]:
+    """(required node numbers, their codes, their total weight) down to the skeleton depth."""
+    depth = skeleton_depth(template)
+    cached = getattr(template, "_skeleton", None)
+    if cached is not None and cached[0] == depth:
+        return cached[1]
+    nodes = [i for i, d in enumerate(template.depths) if d <= depth]
+    codes = [template.codes[i] for i in nodes]
+    total = float(depth_weights([template.depths[i] for i in nodes]).sum()) if nodes else 0.0
+    template._skeleton = (depth, (nodes, codes, total))
+    return nodes, codes, total
+
+
+def page_sequence(page: Page, max_depth: int | None = None) -> TagSequence:
+    return tag_sequence(page.body, max_depth=max_depth)
+
+
+def align(template: Template, seq: TagSequence) -> Match:
     positions = [-1] * len(template.keys)
-    if not template.keys:
+    nodes, codes, total = skeleton(template)
+    if not nodes or total <= 0:
         return Match(template, 0.0, positions, seq)
-    for r, j in aligned_pairs(template.codes, seq.codes):
-        positions[r] = j
-    weights = depth_weights(template.depths)
-    total = float(weights.sum())
-    found = float(sum(w for w, p in zip(weights.tolist(), positions) if p >= 0))
-    return Match(template, found / total if total else 0.0, positions, seq)
+    found = 0.0
+    for k, j in aligned_pairs(codes, seq.codes):
+        node = nodes[k]
+        positions[node] = j
+        found += 1.0 / (1.0 + template.depths[node])
+    return Match(template, found / total, positions, seq)
 
 
 def slot_text(match: Match, field: str) -> tuple[str, etree._Element | None]:
@@ -54,8 +77,19 @@ def slot_text(match: Match, field: str) -> tuple[str, etree._Element | None]:
     el = match.element(slot.node)
     if el is None:
         return "", None
-    text = text_of(el)
-    if slot.drop_lines:
-        drop = set(slot.drop_lines)
-        text = "\n".join(line for line in text.split("\n") if line not in drop)
-    return text, el
+    return read_text(el, slot.drop_lines, slot.skip_keys), el
+
+
+def read_text(el: etree._Element, drop_lines=(), skip_keys=()) -> str:
+    """Text of `el`, one line per block, without the subtrees whose key is in `skip_keys` and
+    without the lines in `drop_lines`."""
+    if skip_keys:
+        skip = frozenset(skip_keys)
+        skip_tags = frozenset(k.split(".", 1)[0] for k in skip)
+        lines = iter_lines_skipping(el, lambda node: node.tag in skip_tags and element_key(node) in skip)
+    else:
+        lines = text_of(el).split("\n")
+    if drop_lines:
+        drop = frozenset(drop_lines)
+        return "\n".join(line for line in lines if line and line not in drop)
+    return "\n".join(line for line in lines if line)

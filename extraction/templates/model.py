@@ -18,6 +18,7 @@ class Slot:
     source: str = "auto"  # "auto" (from the extractors' agreement) or "manual" (a person's override)
     agreement: float = 0.0  # auto: share of the cluster's pages on which the extractors pointed here
     drop_lines: list[str] = field(default_factory=list)  # template text inside the slot (same on most pages)
+    skip_keys: list[str] = field(default_factory=list)  # element keys inside the slot left out when reading
 
 
 @dataclass

@@ -65,12 +65,16 @@ class TagSequence:
         return kids
 
 
-def tag_sequence(root: etree._Element, *, with_class: bool = True, max_tokens: int = 200_000) -> TagSequence:
+def tag_sequence(root: etree._Element, *, with_class: bool = True, max_tokens: int = 200_000,
+                 max_depth: int | None = None) -> TagSequence:
     """Walk `root` (usually page.body) iteratively and return its tag sequence.
 
     `max_tokens` bounds memory on hostile pages: tokens past the limit are not recorded (the
     sequence is then a prefix of the page, which is enough to recognise its template).
+    `max_depth` stops the walk below that token depth (template matching needs only the skeleton).
     """
+    deepest = max_depth if max_depth is not None else 1 << 30
+    code_of: dict[tuple[str, str | None, int], tuple[int, str]] = {}  # per call: keys repeat a lot
     seq = TagSequence()
     codes, keys, depths, parents, elements = seq.codes, seq.keys, seq.depths, seq.parents, seq.elements
     # (element, index of the nearest kept ancestor token, depth the element would get if kept)
@@ -86,13 +90,19 @@ def tag_sequence(root: etree._Element, *, with_class: bool = True, max_tokens: i
         if tag in FORMATTING_TAGS and parent >= 0:
             me, child_depth = parent, depth
         else:
-            key = element_key(el, with_class)
+            cls = el.get("class") if with_class else None
+            cached = code_of.get((tag, cls, depth))
+            if cached is None:
+                key = element_key(el, with_class)
+                cached = code_of[(tag, cls, depth)] = (token_code(key, depth), key)
             me, child_depth = len(codes), depth + 1
-            codes.append(token_code(key, depth))
-            keys.append(key)
+            codes.append(cached[0])
+            keys.append(cached[1])
             depths.append(depth)
             parents.append(parent)
             elements.append(el)
+            if child_depth > deepest:
+                continue
         for child in reversed(el):
             stack.append((child, me, child_depth))
     ends = [i + 1 for i in range(len(codes))]

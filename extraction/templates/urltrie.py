@@ -1,7 +1,8 @@
 """URL trie: which template made the pages under a URL prefix.
 
 A URL becomes the segments host, path1, path2, ... (host lower-cased, "www." dropped; the last
-path segment, the page's own name, is left out, so the prefix is the page's section). Each trie
+path segment, the page's own name, and everything from the first segment holding a digit are left
+out, so the prefix is the page's section). Each trie
 node counts the training pages of each template below it. Lookup walks the page's segments and
 keeps the deepest node that is unambiguous (one template holds at least `DOMINANCE` of its pages).
 """
@@ -22,8 +23,14 @@ def url_segments(url: str) -> list[str]:
         host = host[4:]
     if not host:
         return []
-    path = [s for s in parts.path.split("/") if s]
-    return [host] + path[:-1]
+    path = [s for s in parts.path.split("/") if s][:-1]
+    # Section prefixes stop at the first segment with a number: /2012/07/23/ or /194717/ name one
+    # page or one day, not a part of the site that has its own template.
+    for i, seg in enumerate(path):
+        if any(ch.isdigit() for ch in seg):
+            path = path[:i]
+            break
+    return [host] + path
 
 
 class UrlTrie:
