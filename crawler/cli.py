@@ -16,6 +16,7 @@ COMMANDS = {
     "controller": ("crawler.controller", "claim due channels, push crawl jobs, adapt intervals, flag idle channels"),
     "search": ("crawler.search_cli", "search the article index (Elasticsearch or SQLite FTS) with highlighted snippets"),
     "demo": ("crawler.demo_cli", "offline demo: crawl a local demo news site and search it (no servers needed)"),
+    "templates": ("crawler.templates_cli", "mine page templates of a site (cluster, induce, label), show or edit them"),
 }
 
 
