@@ -70,6 +70,9 @@ def run(args: argparse.Namespace) -> int:
     from workers.worker import Worker
 
     logging.basicConfig(level=logging.WARNING, format="%(name)s %(levelname)s %(message)s")
+    for handler in logging.getLogger().handlers:
+        # Scrapy lowers the root logger's level for its run; the handler keeps the demo's output clean.
+        handler.setLevel(logging.WARNING)
     started = time.monotonic()
     data = Path(args.data).resolve()
     if data.exists() and not args.keep:
@@ -103,6 +106,8 @@ def run(args: argparse.Namespace) -> int:
         t0 = time.monotonic()
         totals = run_spiders(queues, store, until_idle=True, log_level="ERROR",
                              extra_settings={"LOGSTATS_INTERVAL": 0})
+        # Scrapy re-configured the root logger for its run; back to warnings only for the rest.
+        logging.getLogger().setLevel(logging.WARNING)
         _say(f"4. spiders: {totals.get('jobs', 0)} jobs, {totals.get('found', 0)} links found, "
              f"{totals.get('new', 0)} new detail URLs queued, {totals.get('errors', 0)} errors "
              f"({time.monotonic() - t0:.1f} s)")
