@@ -87,6 +87,8 @@ def _strict(data: bytes, encoding: str) -> str | None:
         return None
 
 
+# Han characters looked at to tell GBK from Big5: plenty to decide, cheap enough for every page.
+HAN_SAMPLE = 400
 _CHINESE_CODECS = frozenset({"gb18030", "gbk", "gb2312", "big5hkscs", "big5", "cp950", "cp936"})
 _HAN = re.compile("[\u4e00-\u9fff]")
 
@@ -96,7 +98,7 @@ def _common_han_share(text: str) -> float:
     simplified characters, bytes B0A1-D7FE) or Big5 "frequently used" (A440-C67E). Decoding with
     the wrong Chinese charset yields valid but rare characters, so this tells GBK from Big5 on
     short undeclared pages where statistical detection guesses."""
-    han = _HAN.findall(text)
+    han = _HAN.findall(text)[:HAN_SAMPLE]
     if not han:
         return 0.0
     common = 0
@@ -148,6 +150,12 @@ def decode_html(data: bytes | str, content_type: str | None = None) -> Decoded:
         if enc and not enc.startswith(("utf-16", "utf-32")):
             text = _strict(data, enc)
             if text is not None:
+                if enc in _CHINESE_CODECS:
+                    # GBK bytes are mostly valid Big5 and back: a strict decode proves little here.
+                    other = "big5hkscs" if enc.startswith("gb") else "gb18030"
+                    other_text = _strict(data, other)
+                    if other_text is not None and _common_han_share(other_text) > _common_han_share(text) + 0.3:
+                        return Decoded(other_text, other, "detected")
                 return Decoded(text, enc, how)
     if data.isascii():
         return Decoded(data.decode("ascii"), "ascii", "utf-8")

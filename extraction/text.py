@@ -9,7 +9,9 @@ caller needs words (`words()`). The hot path (`is_valid_text`, run on every text
 page) deliberately does not segment: a leaf qualifies when it contains one of the single-character
 stopwords (的, 了, 在, 是, 。, ...), or a multi-character stopword as a substring. Over whole
 sentences this agrees with segment-then-look-up, and it costs a set lookup per character instead
-of a jieba call (which alone would take most of the per-page time budget).
+of a jieba call. Measured on the dev benchmark: segmenting the short leaves with jieba (where
+labels such as 财经 would differ) gave the same scores and cost a quarter of the speed, plus
+about a second of dictionary loading per process.
 """
 from __future__ import annotations
 
