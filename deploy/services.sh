@@ -10,13 +10,14 @@
 #   bash deploy/services.sh status              one line per server; exit 1 if any is down
 # NAME is mysql, redis or es. `start` is idempotent: a server that already answers is reused.
 # After start, deploy/services.env holds the URLs (export MCRAWL_TEST_{MYSQL,REDIS,ES}_URL=...).
-# Data and logs live in $MCRAWL_SERVICES_DIR (default /var/lib/mcrawl-test as root); servers run
+# Data and logs live in $MCRAWL_SERVICES_DIR (default /var/lib/mcrawl-test as root); a second set
+# (other ports, MCRAWL_*_PORT) can run beside it with its own dir and MCRAWL_SERVICES_ENV. Servers run
 # in their own session (setsid) so they outlive this script and the CI step that called it.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 ES_PROJECT=$ROOT/deploy/elasticsearch
-ENV_FILE=$ROOT/deploy/services.env
+ENV_FILE=${MCRAWL_SERVICES_ENV:-$ROOT/deploy/services.env}
 
 if [ "$(id -u)" = 0 ]; then
     SERVICES_DIR=${MCRAWL_SERVICES_DIR:-/var/lib/mcrawl-test}
@@ -73,7 +74,11 @@ wait_until() {
 
 stop_pid() {
     local pidfile=$1 name=$2 pid
-    pid_alive "$pidfile" || { rm -f "$pidfile"; return 0; }
+    if ! pid_alive "$pidfile"; then
+        [ -f "$pidfile" ] && say "$name stopped"
+        rm -f "$pidfile"
+        return 0
+    fi
     pid=$(cat "$pidfile")
     kill -TERM "$pid" 2>/dev/null || true
     for _ in $(seq 120); do
@@ -195,6 +200,7 @@ stop_redis() {
     # SHUTDOWN flushes the append-only file before exiting; TERM is the fallback.
     if pid_alive "$REDIS_PID"; then
         redis-cli -h 127.0.0.1 -p "$REDIS_PORT" shutdown >/dev/null 2>&1 || true
+        say "redis stopped"
     fi
     stop_pid "$REDIS_PID" redis
 }
