@@ -190,10 +190,19 @@ class LocalDetailQueue:
             return "failed" if cur.rowcount == 1 else "lost"
 
     def requeue_stale(self, older_than_s: float) -> int:
+        """Claims older than this go back to the queue (their worker died or hung). That counts
+        as a try, so a page that kills every worker ends in the failed set instead of looping."""
+        now = time.time()
         with self.db.transaction() as conn:
-            return conn.execute("UPDATE details SET state = 'queued', receipt = NULL, claimed_by = NULL,"
-                                " available_at = ? WHERE state = 'claimed' AND claimed_at < ?",
-                                (time.time(), time.time() - older_than_s)).rowcount
+            cutoff = now - older_than_s
+            failed = conn.execute("UPDATE details SET state = 'failed', tries = tries + 1, failed_at = ?,"
+                                  " reason = 'claim expired: worker died or hung', receipt = NULL, claimed_by = NULL"
+                                  " WHERE state = 'claimed' AND claimed_at < ? AND tries + 1 >= ?",
+                                  (now, cutoff, self.max_tries)).rowcount
+            back = conn.execute("UPDATE details SET state = 'queued', tries = tries + 1, receipt = NULL,"
+                                " claimed_by = NULL, reason = 'claim expired: worker died or hung', available_at = ?"
+                                " WHERE state = 'claimed' AND claimed_at < ?", (now, cutoff)).rowcount
+            return failed + back
 
     def requeue_failed(self, older_than_s: float = 0.0, max_rounds: int = 3) -> int:
         """Give failed items another round of tries, at most `max_rounds` times each."""

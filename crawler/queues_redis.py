@@ -112,13 +112,23 @@ redis.call('HSET', KEYS[1], id, cjson.encode(rec))
 return outcome
 """
 
+# a stale claim counts as a try: a page that kills every worker ends in the failed set
 _DET_REQUEUE_STALE = """
-local now, cutoff = tonumber(ARGV[1]), tonumber(ARGV[2])
+local now, cutoff, max_tries = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 local ids = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', cutoff)
 for _, id in ipairs(ids) do
   redis.call('ZREM', KEYS[3], id)
   redis.call('HDEL', KEYS[4], id)
-  redis.call('ZADD', KEYS[2], now, id)
+  local rec = cjson.decode(redis.call('HGET', KEYS[1], id))
+  rec['tries'] = (rec['tries'] or 0) + 1
+  rec['reason'] = 'claim expired: worker died or hung'
+  if rec['tries'] >= max_tries then
+    rec['failed_at'] = now
+    redis.call('ZADD', KEYS[5], now, id)
+  else
+    redis.call('ZADD', KEYS[2], now, id)
+  end
+  redis.call('HSET', KEYS[1], id, cjson.encode(rec))
 end
 return #ids
 """
@@ -258,7 +268,7 @@ class RedisDetailQueue:
 
     def requeue_stale(self, older_than_s: float) -> int:
         now = time.time()
-        return int(_call(self._requeue_stale, self.keys, [now, now - older_than_s]))
+        return int(_call(self._requeue_stale, self.keys, [now, now - older_than_s, self.max_tries]))
 
     def requeue_failed(self, older_than_s: float = 0.0, max_rounds: int = 3) -> int:
         now = time.time()
@@ -307,11 +317,14 @@ def split_prefix(queue_url: str, default: str = "mcrawl") -> tuple[str, str]:
 
 def open_redis_queues(queue_url: str, settings) -> Queues:
     queue_url, prefix = split_prefix(queue_url)
-    client = redis_client(queue_url)
+    probe = redis.Redis.from_url(queue_url, socket_connect_timeout=5)  # no retries: fail fast at start-up
     try:
-        client.ping()
-    except redis.exceptions.ConnectionError as exc:
+        probe.ping()
+    except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError) as exc:
         raise QueueUnavailable(f"cannot reach Redis at {queue_url}: {exc}") from exc
+    finally:
+        probe.close()
+    client = redis_client(queue_url)
     return Queues(
         jobs=RedisJobQueue(client, prefix),
         details=RedisDetailQueue(client, prefix, settings.detail_max_tries, settings.detail_retry_base_s),
