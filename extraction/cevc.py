@@ -18,11 +18,12 @@ from dataclasses import dataclass
 from lxml import etree
 
 from .dom import BLOCK_TAGS, Page, iter_lines_skipping
-from .noise import is_noise_hints, is_noise_line
+from .noise import is_comment_block, is_noise_hints, is_noise_line
 from .text import char_count, page_language, valid_char_count
 
 ALPHA = 0.5
-# A block named like furniture but holding this share of the page's valid characters is a wrapper.
+# A block named like furniture but holding this share of the page's valid characters is a wrapper
+# ("theiaStickySidebar" around the main column, "__next"), unless it is named as reader comments.
 WRAPPER_SHARE = 0.8
 # Exponent of (1 - link density) in the link-discounted valid characters of a block.
 LINK_POWER = 0.0
@@ -111,7 +112,8 @@ def compute_stats(root: etree._Element, lang: str | None = None) -> NodeStats:
     # sidebars. A "furniture" block holding most of the page's text is a misnamed wrapper
     # ("page-ad-margins", "__next") and stays in; that needs the raw totals, hence a second pass.
     wrapper_share = WRAPPER_SHARE * valid[0] if n else 0
-    noise = [flag and valid[i] < wrapper_share for i, flag in enumerate(noise)]
+    noise = [flag and (valid[i] < wrapper_share or is_comment_block(nodes[i].get("class"), nodes[i].get("id")))
+             for i, flag in enumerate(noise)]
     if any(noise):
         valid = own_valid
         for i in range(n - 1, 0, -1):
@@ -255,11 +257,10 @@ def extract_body(page: Page, alpha: float = ALPHA) -> BodyResult:
         return BodyResult(None, "")
     i, split = descend(stats, 0, alpha)
     outside: set[int] = set()
-    if split:
+    merged = same_kind_siblings(stats, i) if MERGE_SIBLINGS else None
+    if merged is not None:
+        i, outside = merged
+    elif split:
         outside = split_outside(stats, i)
-    elif MERGE_SIBLINGS:
-        merged = same_kind_siblings(stats, i)
-        if merged is not None:
-            i, outside = merged
     skip = skipped_blocks(stats, i) | outside
     return BodyResult(stats.nodes[i], render(stats, i, skip))

@@ -56,6 +56,15 @@ def is_noise_hints(tag: str, cls: str | None, id_: str | None) -> bool:
     return _POSITIVE_WORDS.search(hints) is None
 
 
+_COMMENTS_RE = re.compile(r"comment|disqus|pinglun|replies|reply-list")
+
+
+def is_comment_block(cls: str | None, id_: str | None) -> bool:
+    """Reader comments: furniture even when they outweigh the article (short news, long threads)."""
+    hints = f"{cls or ''} {id_ or ''}".lower()
+    return _COMMENTS_RE.search(hints) is not None and _POSITIVE_WORDS.search(hints) is None
+
+
 # Whole lines that are furniture even inside the article container.
 _NOISE_LINE = re.compile(
     r"""^(?:

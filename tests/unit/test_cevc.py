@@ -1,0 +1,137 @@
+"""CEVC body extraction on small pages written for the purpose (English and Chinese)."""
+from extraction.cevc import compute_stats, descend, extract_body
+from extraction.dom import load_page
+from extraction.pipeline import extract
+
+EN_PARAS = [
+    "The city council voted on Tuesday to expand the bus network, a decision that will add twelve new routes by the end of next year.",
+    "Officials said the plan had been in the works for more than two years and would be paid for with a mix of state grants and fares.",
+    "Residents who spoke at the meeting were mostly in favour, although several asked why their neighbourhoods had been left out.",
+]
+ZH_PARAS = [
+    "记者从市交通运输局获悉，今年全市将新开通十二条公交线路，进一步方便市民的日常出行。",
+    "据介绍，新线路主要覆盖城市东部和南部的新建居民区，这些地区此前的公共交通服务相对不足。",
+    "市交通运输局有关负责人表示，下一步还将根据客流情况对现有线路进行优化调整。",
+]
+
+
+def nav(n=8, text="Section"):
+    return "<ul class='menu'>" + "".join(f"<li><a href='/s{i}'>{text} {i}</a></li>" for i in range(n)) + "</ul>"
+
+
+def page(body: str, lang: str = "en", title: str = "A headline for the test page") -> bytes:
+    return (f"<!doctype html><html lang='{lang}'><head><meta charset='utf-8'><title>{title}</title></head>"
+            f"<body>{body}</body></html>").encode("utf-8")
+
+
+def body_of(html: bytes) -> str:
+    return extract_body(load_page(html)).text
+
+
+def test_english_article_beats_navigation():
+    html = page(f"<header>{nav()}</header><div class='main'><h1>Council expands buses</h1>"
+                + "".join(f"<p>{p}</p>" for p in EN_PARAS) + f"</div><div class='footer'>{nav(5, 'About')}</div>")
+    text = body_of(html)
+    assert text.split("\n") == EN_PARAS  # paragraphs as lines, headline and menus left out
+
+
+def test_chinese_article_in_gbk():
+    html = (("<html><head><meta charset='gb2312'><title>新闻</title></head><body>" + nav(10, "频道")
+             + "<div id='wrap'><div class='text'>" + "".join(f"<p>{p}</p>" for p in ZH_PARAS)
+             + "</div></div></body></html>").encode("gbk"))
+    assert extract(html).articleBody.split("\n") == ZH_PARAS
+
+
+def test_link_heavy_list_with_prose_like_titles_loses():
+    # The related list has more characters, full of stopwords, but they are all link text.
+    related = "<div class='box'><ul>" + "".join(
+        f"<li><a href='/r{i}'>{p} And this is why it matters for all of us</a></li>" for i, p in enumerate(EN_PARAS * 3)
+    ) + "</ul></div>"
+    html = page(f"<div class='col'>{''.join(f'<p>{p}</p>' for p in EN_PARAS)}</div>{related}")
+    text = body_of(html)
+    assert EN_PARAS[0] in text and "why it matters" not in text
+
+
+def test_short_article_beside_a_long_comment_section():
+    short = "<p>The museum reopens on Monday after a two-year renovation of its main hall.</p>"
+    comments = "<div id='comments'>" + "".join(
+        f"<div class='c'><p>I visited the museum many times when I was a child and it was wonderful {i}.</p></div>"
+        for i in range(10)) + "</div>"
+    html = page(f"{nav()}<div class='story'>{short}</div>{comments}")
+    assert body_of(html) == "The museum reopens on Monday after a two-year renovation of its main hall."
+
+
+def test_body_split_over_sibling_sections():
+    part1 = "".join(f"<p>{p}</p>" for p in EN_PARAS[:2])
+    part2 = f"<p>{EN_PARAS[2]}</p>"
+    html = page(f"{nav()}<div class='article'><div class='chunk'>{part1}</div>"
+                f"<div class='ad-slot'><a href='/buy'>Buy now</a></div>"
+                f"<div class='chunk'>{part2}</div></div><div class='sidebar'>{nav(4, 'Popular')}</div>")
+    assert body_of(html).split("\n") == EN_PARAS
+
+
+def test_two_equal_halves_are_both_kept():
+    halves = "".join(f"<section><p>{p}</p><p>{p}</p></section>" for p in EN_PARAS[:2])
+    text = body_of(page(nav() + halves))
+    assert EN_PARAS[0] in text and EN_PARAS[1] in text
+
+
+def test_in_container_noise_is_removed():
+    html = page(
+        "<div class='content'>"
+        + "".join(f"<p>{p}</p>" for p in ZH_PARAS)
+        + "<div class='share-bar'><span>分享到：</span><a href='#'>微博</a><a href='#'>微信</a></div>"
+        + "<p>责任编辑：张三</p><p>版权所有 © 2019 某某新闻网</p>"
+        + "<div class='related'><h3>相关阅读</h3><ul><li><a href='/1'>公交线路将再次调整的消息</a></li></ul></div>"
+        + "</div>", lang="zh-CN")
+    assert body_of(html).split("\n") == ZH_PARAS
+
+
+def test_figure_captions_are_not_body():
+    html = page("<article>" + f"<p>{EN_PARAS[0]}</p><figure><img src='a.jpg'><figcaption>The new buses at the depot "
+                "on Monday.</figcaption></figure>" + f"<p>{EN_PARAS[1]}</p></article>")
+    assert body_of(html).split("\n") == EN_PARAS[:2]
+
+
+def test_leaf_stop_returns_the_parent():
+    # One paragraph holds all valid characters: the walk reaches it and answers with its parent.
+    html = page(f"<div class='x'><p>{EN_PARAS[0]}</p><span>Tags</span></div>")
+    result = extract_body(load_page(html))
+    assert result.node is not None and result.node.tag == "div"
+    assert result.text.startswith(EN_PARAS[0])
+
+
+def test_valid_characters_are_counted_bottom_up_without_link_text():
+    html = page("<div><p>the cat sat on the mat</p><p><a href='/'>the dog and the ball</a></p><p>Gadgets</p></div>")
+    stats = compute_stats(load_page(html).body)
+    div = next(i for i, el in enumerate(stats.nodes) if el.tag == "div")
+    assert stats.valid[div] == len("thecatsatonthemat")
+    assert stats.link_chars[div] == len("thedogandtheball")
+    assert stats.chars[div] == len("thecatsatonthematthedogandtheballGadgets")
+    assert stats.valid[0] == stats.valid[div]
+
+
+def test_alpha_controls_the_descent():
+    html = page("<div id='a'><div id='b'><p>the first paragraph is here</p></div>"
+                "<div id='c'><p>a second one that is a good deal longer than the first</p></div></div>")
+    stats = compute_stats(load_page(html).body)
+    at_half, _ = descend(stats, 0, 0.5, split=0)
+    assert stats.nodes[at_half].get("id") == "c"
+    at_high, _ = descend(stats, 0, 0.9, split=0)
+    assert stats.nodes[at_high].get("id") == "a"
+
+
+def test_page_without_prose_gives_empty_body():
+    assert body_of(page(nav())) == ""
+
+
+def test_very_deep_nesting_does_not_recurse():
+    deep = "<div>" * 1500 + f"<p>{EN_PARAS[0]}</p>" + "</div>" * 1500
+    assert EN_PARAS[0] in body_of(page(deep))
+
+
+def test_source_line_breaks_do_not_split_paragraphs():
+    html = page("<div><p>The council voted on Tuesday\nto expand the bus network\nby twelve routes.</p>"
+                "<p>Officials said the plan had been\nin the works for years.</p></div>")
+    assert body_of(html).split("\n") == ["The council voted on Tuesday to expand the bus network by twelve routes.",
+                                         "Officials said the plan had been in the works for years."]
