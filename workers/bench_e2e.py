@@ -75,6 +75,14 @@ def start_farm(pages: list[tuple[str, bytes]], sites: int, repeat: int):
     return farms, urls
 
 
+def drop_index(index) -> None:
+    """Delete the run's indices by name (ES refuses wildcard deletes by default) and its template."""
+    client = index.client.options(ignore_status=404)
+    if client.indices.exists_alias(name=index.alias):
+        client.indices.delete(index=",".join(client.indices.get_alias(name=index.alias).keys()))
+    client.indices.delete_index_template(name=index.alias)
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bench", default=str(DEFAULT_BENCH))
     parser.add_argument("--redis", help="Redis URL (default: MCRAWL_TEST_REDIS_URL)")
@@ -138,7 +146,7 @@ def run(args: argparse.Namespace) -> int:
         for site in farms:
             site.stop()
         try:
-            index.drop()
+            drop_index(index)
         except Exception as exc:
             print(f"(could not drop the bench index: {exc})", file=sys.stderr)
         queues.details.clear()
