@@ -124,7 +124,7 @@ def load_page(data: bytes | str, url: str | None = None, *, content_type: str | 
         raise PageError("not_html", "no markup")
     root = parse_html(decoded.text)
     title_el = root.find(".//title")
-    title = normalize_space(title_el.text_content()) if title_el is not None else ""
+    title = normalize_space(title_el.text_content().replace("\n", " ")) if title_el is not None else ""
     meta = _read_meta(root)
     jsonld = _read_jsonld(root)
     lang = root.get("lang") or meta.get("og:locale") or meta.get("language")
