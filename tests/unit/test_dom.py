@@ -32,7 +32,7 @@ def test_metadata_read_before_cleaning():
     assert page.title == "Council expands buses | The Daily Example"
     assert page.meta["og:title"] == "Council expands buses"
     assert page.meta["author"] == "Jane Doe"  # first one wins, keys lower-cased
-    assert [d.get("@type") for d in page.jsonld] == ["WebPage", "NewsArticle"]  # @graph flattened, bad JSON skipped
+    assert [d["@type"] for d in page.jsonld if "@type" in d] == ["WebPage", "NewsArticle"]  # @graph flattened, bad JSON skipped
     assert page.lang == "en-GB"
 
 
