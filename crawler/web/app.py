@@ -4,6 +4,7 @@ from __future__ import annotations
 import logging
 import threading
 from datetime import timedelta
+from zoneinfo import ZoneInfo
 
 from flask import Flask, render_template
 from flask_wtf.csrf import CSRFProtect, CSRFError
@@ -49,7 +50,8 @@ def create_app(settings: Settings, web: WebConfig | None = None) -> Flask:
     app.register_blueprint(api.bp)
 
     app.jinja_env.globals["current_user"] = auth.current_user
-    app.jinja_env.filters["when"] = fmt_time
+    zone = ZoneInfo(settings.default_tz)
+    app.jinja_env.filters["when"] = lambda value: fmt_time(value, zone)
     app.jinja_env.filters["highlight"] = safe_highlight
     app.jinja_env.filters["duration"] = fmt_duration
 

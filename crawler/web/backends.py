@@ -36,7 +36,7 @@ class Backends:
             if self._queues is None:
                 from crawler.queues import open_queues
 
-                self._queues = open_queues(self.settings.queue_url)
+                self._queues = open_queues(self.settings.queue_url, self.settings)
             return self._queues
 
     @property

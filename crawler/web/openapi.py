@@ -3,7 +3,9 @@ endpoints do not need a schema-generation framework); tests check the live answe
 these schemas, so the description cannot drift from the code unnoticed."""
 from __future__ import annotations
 
+from crawler.store import KINDS
 from crawler.web.searchform import MAX_QUERY_CHARS, SORTS
+from extraction.result import PAGE_TYPES
 
 _NULLABLE_STR = {"type": ["string", "null"]}
 
@@ -86,8 +88,8 @@ def _json(ref: str, description: str) -> dict:
 SEARCH_PARAMS = [
     _param("q", "search words, Chinese or English", {"type": "string", "maxLength": MAX_QUERY_CHARS}),
     _param("site", "only this site (host name)", {"type": "string"}),
-    _param("channel_kind", "only articles found by this kind of channel", {"type": "string", "enum": ["rss", "metasearch", "listpage", "sitemap"]}),
-    _param("page_type", "only this page type", {"type": "string", "enum": ["news", "blog", "forum", "other"]}),
+    _param("channel_kind", "only articles found by this kind of channel", {"type": "string", "enum": list(KINDS)}),
+    _param("page_type", "only this page type", {"type": "string", "enum": list(PAGE_TYPES)}),
     _param("since", "published on or after this day", {"type": "string", "format": "date"}),
     _param("until", "published on or before this day (whole day)", {"type": "string", "format": "date"}),
     _param("sort", "relevance (default) or newest first", {"type": "string", "enum": list(SORTS)}),

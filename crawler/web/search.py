@@ -3,20 +3,20 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, render_template, request
 
+from crawler.store import KINDS as CHANNEL_KINDS
 from crawler.web.app import backends
 from crawler.web.auth import search_access
 from crawler.web.searchform import BadQuery, SearchQuery, parse_query
 from crawler.web.views_common import as_dict
+from extraction.result import PAGE_TYPES
 
 bp = Blueprint("search", __name__)
-
-CHANNEL_KINDS = ("rss", "metasearch", "listpage", "sitemap")
-PAGE_TYPES = ("news", "blog", "forum", "other")
 
 
 def run_search(query: SearchQuery) -> tuple[int, list[dict]]:
     """(total, hits as dicts) from the article index, the same call `mcrawl search` makes."""
-    results = backends().index.search(query.q, **query.index_kwargs())
+    tz = current_app.config["MCRAWL_SETTINGS"].default_tz
+    results = backends().index.search(query.q, **query.index_kwargs(tz))
     return int(results.total), [as_dict(hit) for hit in results.hits]
 
 

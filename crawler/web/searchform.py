@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from typing import Mapping
+from zoneinfo import ZoneInfo
 
 SORTS = ("relevance", "newest")
 MAX_RESULT_WINDOW = 10_000  # Elasticsearch's default index.max_result_window: deeper pages fail there
@@ -34,10 +35,12 @@ class SearchQuery:
     def offset(self) -> int:
         return (self.page - 1) * self.size
 
-    def index_kwargs(self) -> dict:
-        """Keyword arguments for ArticleIndex.search: `until` is the whole day, so until=since finds that day."""
-        since = datetime.combine(self.since, time.min) if self.since else None
-        until = datetime.combine(self.until + timedelta(days=1), time.min) if self.until else None
+    def index_kwargs(self, tz: str = "UTC") -> dict:
+        """Keyword arguments for ArticleIndex.search. Days are the crawl's local days (`tz`, the
+        settings' default_tz) and `until` includes its whole day, so since=until finds that day."""
+        zone = ZoneInfo(tz)
+        since = datetime.combine(self.since, time.min, zone) if self.since else None
+        until = datetime.combine(self.until + timedelta(days=1), time.min, zone) if self.until else None
         return dict(site=self.site, since=since, until=until, page_type=self.page_type,
                     channel_kind=self.channel_kind, sort=self.sort, offset=self.offset, size=self.size)
 

@@ -19,6 +19,8 @@ bp = Blueprint("status", __name__, url_prefix="/status")
 HOURS = 48
 TOP_SITES = 20
 WINDOW = timedelta(hours=24)
+QUEUE_LABELS = {"jobs": "crawl jobs waiting", "details_queued": "detail URLs queued",
+                "details_claimed": "detail URLs being extracted", "details_failed": "detail URLs failed (to retry)"}
 
 
 def _rate(part: int, whole: int) -> float | None:
@@ -26,11 +28,10 @@ def _rate(part: int, whole: int) -> float | None:
 
 
 def queue_lengths(queues) -> dict[str, int]:
-    lengths = {"jobs": len(queues.jobs), "details": len(queues.details)}
-    for name in ("pending", "retry", "failed"):  # optional extras some queue backends keep
-        part = getattr(queues.details, name + "_count", None)
-        if callable(part):
-            lengths[name] = int(part())
+    """jobs waiting; detail URLs queued, claimed by a worker, and failed (awaiting a re-queue)."""
+    lengths = {"jobs": len(queues.jobs)}
+    stats = queues.details.stats() if hasattr(queues.details, "stats") else {"queued": len(queues.details)}
+    lengths.update({f"details_{k}": int(v) for k, v in stats.items()})
     return lengths
 
 
@@ -109,4 +110,4 @@ def collect_status(now: datetime | None = None) -> dict[str, Any]:
 def index():
     status = collect_status()
     flagged = [c for c in status["channels"] if c["flagged"]]
-    return render_template("status.html", s=status, flagged=flagged, hours=HOURS)
+    return render_template("status.html", s=status, flagged=flagged, hours=HOURS, queue_labels=QUEUE_LABELS)

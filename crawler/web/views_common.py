@@ -3,7 +3,7 @@ formatting times for people."""
 from __future__ import annotations
 
 import dataclasses
-from datetime import datetime, timezone
+from datetime import datetime, timezone, tzinfo
 from typing import Any
 
 
@@ -34,10 +34,13 @@ def to_datetime(value: Any) -> datetime | None:
         return None
 
 
-def fmt_time(value: Any) -> str:
+def fmt_time(value: Any, tz: tzinfo | None = None) -> str:
+    """'2024-05-31 08:30 +0800': in `tz` (the crawl's default zone) when the time has a zone."""
     when = to_datetime(value)
     if when is None:
         return "" if value in (None, "") else str(value)
+    if when.tzinfo is not None and tz is not None:
+        when = when.astimezone(tz)
     return when.strftime("%Y-%m-%d %H:%M") + (when.strftime(" %z") if when.tzinfo else "")
 
 

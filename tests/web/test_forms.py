@@ -2,8 +2,6 @@
 message, and nothing from a crawled page or a query string becomes markup."""
 from __future__ import annotations
 
-from datetime import datetime
-
 import pytest
 
 from crawler.config import ConfigError, Settings
@@ -17,8 +15,9 @@ def test_search_query_defaults_and_window():
     q = parse_query({"q": "  北京 天气 ", "page": "3", "size": "20", "sort": "newest",
                      "since": "2024-05-01", "until": "2024-05-31"})
     assert (q.q, q.page, q.size, q.offset, q.sort) == ("北京 天气", 3, 20, 40, "newest")
-    kw = q.index_kwargs()
-    assert kw["since"] == datetime(2024, 5, 1) and kw["until"] == datetime(2024, 6, 1)  # whole last day
+    kw = q.index_kwargs("Asia/Shanghai")
+    assert kw["since"].isoformat() == "2024-05-01T00:00:00+08:00"
+    assert kw["until"].isoformat() == "2024-06-01T00:00:00+08:00"  # the whole last day
     assert q.link_params(page=4) == {"q": "北京 天气", "since": "2024-05-01", "until": "2024-05-31",
                                      "sort": "newest", "page": 4}
 
