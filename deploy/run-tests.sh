@@ -7,6 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash deploy/setup-python.sh
+bash deploy/setup-browser.sh  # Chromium + chromedriver for the console's browser tests (tests/web)
 bash deploy/services.sh start
 # shellcheck disable=SC1091
 source deploy/services.env
