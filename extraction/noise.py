@@ -73,11 +73,24 @@ _NOISE_LINE = re.compile(
       | (?:share|share\s+this(?:\s+article|\s+story)?|share\s+on\s+\w+|tweet|email|print|advertisement|advertisement\s*-\s*continue\s+reading\s+below|continue\s+reading|read\s+more|related(?:\s+(?:articles?|stories|posts|content|coverage|reading))?|more\s+from\s+.{0,40}|recommended(?:\s+for\s+you)?|sponsored(?:\s+content)?|sign\s+up.{0,80}|subscribe.{0,80}|follow\s+us.{0,60}|click\s+here.{0,60}|caption|close|back\s+to\s+gallery|advert|continue\s+reading\s+below|don['’]t\s+miss|like\s+this\s+(?:story|article)\?.{0,60}|(?:photo|image|picture|credit)s?\s*:.{0,80}|\((?:photo|image|picture)s?\s*:.{0,80}\)|like\s+this|like\s+loading\.*|comments?|leave\s+a\s+(?:comment|reply)|\d+\s+comments?)\s*[:.!]?$
       | (?:posted|updated|published|last\s+updated|posted\s+on|published\s+on|发布时间|发表于|更新时间)\s*(?:on|at)?\s*[:：]?\s*
           [\w ,./:|·-]{0,60}\d[\w ,./:|·-]{0,60}$
-      | (?:分享到|分享至|分享|相关阅读|相关新闻|相关文章|延伸阅读|推荐阅读|热门推荐|更多精彩|点击进入|返回首页|打印本页|关闭窗口|【纠错】|举报|扫一扫|微信扫一扫).{0,40}$
+      | (?:分享到|分享至|分享|相关阅读|相关新闻|相关文章|相关资讯|延伸阅读|延伸\s*·\s*推荐|推荐阅读|为你推荐|热门推荐|更多精彩|点击进入|返回首页|打印本页|关闭窗口|【纠错】|举报|扫一扫|微信扫一扫|您所在的位置|当前位置).{0,40}$
+      | [▲△↑].{0,80}$
+      | .{0,40}(?:摄|供图|图片来源.{0,20}|资料图|视频截图)[）)]?$
+      | [【(（]?\s*(?:责任编辑|编辑|责编)\s*[:：].{0,20}[】)）]?$
+      | .{0,40}责任编辑\s*[:：].{0,30}$
+      | (?:您的浏览器暂时无法播放此视频|your\s+browser\s+does\s+not\s+support.{0,40}).{0,10}$
+      | .{0,20}(?:扫描|扫码|长按|识别).{0,10}二维码.{0,30}$
     )""",
     re.I | re.X,
 )
 
 
+# Icon-font glyphs (private use area) and undecodable bytes carry no text.
+_GLYPH_ONLY = re.compile(r"^[\ue000-\uf8ff\ufffd\d\s\W]*$")
+_GLYPHS = re.compile(r"[\ue000-\uf8ff\ufffd]")
+
+
 def is_noise_line(line: str) -> bool:
+    if _GLYPHS.search(line) and _GLYPH_ONLY.match(line):
+        return True
     return _NOISE_LINE.match(line) is not None
