@@ -73,8 +73,9 @@ def set_pages(set_dir: Path, limit: int = 0) -> tuple[dict, list[Path]]:
     return gold, files
 
 
-def run_in_process(files: list[Path], tz: str | None, repeat: int = 1) -> tuple[dict, float]:
-    """Extract every page in this process; returns predictions and the best total extraction time."""
+def run_in_process(files: list[Path], tz: str | None, repeat: int = 1) -> tuple[dict, float, dict]:
+    """Extract every page in this process. Returns predictions, the best total extraction time, and
+    the pages whose extraction raised (id -> error): they score as empty, the run goes on."""
     from .files import page_id, read_page_bytes
     from .pipeline import extract
 
@@ -82,16 +83,19 @@ def run_in_process(files: list[Path], tz: str | None, repeat: int = 1) -> tuple[
     fetched_at = datetime.now(timezone.utc)
     best = float("inf")
     preds: dict = {}
+    errors: dict = {}
     for _ in range(max(1, repeat)):
-        preds = {}
+        preds, errors = {}, {}
         spent = 0.0
         for pid, data in raw:
             t0 = time.perf_counter()
-            result = extract(data, fetched_at=fetched_at, tz=tz)
+            try:
+                preds[pid] = extract(data, fetched_at=fetched_at, tz=tz).to_dict()
+            except Exception as exc:  # noqa: BLE001 - a crashing extractor is reported, not fatal
+                errors[pid] = f"{type(exc).__name__}: {exc}"
             spent += time.perf_counter() - t0
-            preds[pid] = result.to_dict()
         best = min(best, spent)
-    return preds, best
+    return preds, best, errors
 
 
 _TRAFILATURA_SCRIPT = r"""
@@ -144,7 +148,11 @@ def run_processes(files: list[Path], tz: str | None) -> dict:
 def bench_set(bench: Path, name: str, scorer, limit: int, per_page: int, processes: bool, repeat: int) -> dict:
     gold, files = set_pages(bench / name, limit)
     tz = SET_TZ.get(name)
-    preds, spent = run_in_process(files, tz, repeat)
+    preds, spent, errors = run_in_process(files, tz, repeat)
+    if errors:
+        first = next(iter(errors.items()))
+        print(f"bench: {len(errors)} page(s) of {name} raised, scored as empty; first: {first[0]}: {first[1]}",
+              file=sys.stderr)
     scores = scorer.score(gold, preds, per_page=bool(per_page))
     row = {
         "set": name,
@@ -160,6 +168,7 @@ def bench_set(bench: Path, name: str, scorer, limit: int, per_page: int, process
         "date_minute_accuracy": scores.get("date_minute_accuracy"),
         "extract_s": round(spent, 3),
         "pages_per_s": round(len(files) / spent, 1) if spent else None,
+        "errors": len(errors),
     }
     if processes and files:
         row.update(run_processes(files, tz))

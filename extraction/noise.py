@@ -25,6 +25,8 @@ _NEGATIVE_ANYWHERE = (
     "copyright", "masthead", "navbar", "navigation", "dropdown", "modal", "popup", "banner",
     "rightrail", "right-rail", "leftrail", "skyscraper", "byline-share", "author-bio", "authorbio",
     "caption", "gallery", "slideshow", "photo-credit", "image-credit", "read-more", "readmore", "more-stories", "morestories", "newsletter", "jiathis", "bdshare",
+    # Pinyin names on Chinese portals: recommended, related, share, disclaimer, ranking, comments.
+    "tuijian", "xiangguan", "fenxiang", "shengming", "shenming", "paihang", "pinglun",
 )
 _NEGATIVE_WORDS = ("nav", "menu", "ads", "tags", "rail", "share", "foot", "aside", "print", "xgyd",
                    "xgwz", "pinglun")
