@@ -22,6 +22,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-v", "--verbose", action="store_true")
 
 
+def ensure_index(index, max_wait_s: float = 600.0) -> None:
+    """Create the index template/alias, waiting with back-off while the index is unreachable
+    (a worker started before Elasticsearch is up waits for it instead of dying)."""
+    import time
+
+    from workers.index import IndexUnavailable
+
+    delay, waited = 1.0, 0.0
+    while True:
+        try:
+            index.ensure()
+            return
+        except IndexUnavailable as exc:
+            if waited >= max_wait_s:
+                raise
+            logging.getLogger("mcrawl.worker").warning("index unavailable (%s); retrying in %.0f s", exc, delay)
+            time.sleep(delay)
+            waited += delay
+            delay = min(delay * 2, 30.0)
+
+
 def run(args: argparse.Namespace) -> int:
     from crawler.config import load_settings
     from crawler.queues import open_queues
@@ -35,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     settings = load_settings(args.config)
     queues = open_queues(settings.queue_url, settings)
     index = open_index(settings.index_url)
-    index.ensure()
+    ensure_index(index)
     store = open_store(settings.db_url)
     worker = Worker(queues, index, store, concurrency=args.concurrency, batch_size=args.batch,
                     fetcher=Fetcher(timeout_s=args.timeout, obey_robots=not args.no_robots,
