@@ -23,6 +23,7 @@ from .tagseq import element_key
 
 MIN_AGREEMENT = 0.5  # a field is labelled only when the extractors agree on at least half the pages
 TEMPLATE_LINE_SHARE = 0.6
+CLEARLY_BETTER = 0.01
 SKIP_KEPT_SHARE = 0.02  # an element key is skipped when CEVC kept at most this share of its text  # a line on this share of the pages (and on 2 or more) is template text
 
 _DIGIT = re.compile(r"\d")
@@ -109,14 +110,19 @@ def _label_body(template: Template, matches: list[Match], bodies: list[str], vot
         candidates.add(up)
     candidates.update(kids[voted])
     best: Slot | None = None
-    for node in sorted(candidates):
+    # The voted node first: another candidate, or skipping blocks, must agree clearly better.
+    for node in [voted] + sorted(candidates - {voted}):
         elements = [m.element(node) for m in matches]
         drop = _template_lines([text_of(el) if el is not None else "" for el in elements])
         skip = _skip_keys(elements, bodies)
         for keys in ([], skip) if skip else ([],):
             agreement = _agreement(matches, bodies, node, drop, keys)
-            if best is None or agreement > best.agreement + 1e-9:
+            if best is None or agreement > best.agreement + CLEARLY_BETTER:
                 best = Slot(field="body", node=node, agreement=round(agreement, 4), drop_lines=drop, skip_keys=keys)
+    if best is not None:
+        lengths = sorted(len(read_text(m.element(best.node), best.drop_lines, best.skip_keys))
+                         for m in matches if m.element(best.node) is not None)
+        best.typical_chars = lengths[0] if lengths else 0
     return best
 
 

@@ -22,7 +22,8 @@ from .urltrie import UrlTrie, url_segments
 
 FORMAT_VERSION = 1
 STRUCTURE_CANDIDATES = 3  # templates aligned when a page is matched by structure alone
-MIN_CONTAINMENT = 0.5  # share of a template's distinct tokens the page must have to be aligned at all
+MIN_CONTAINMENT = 0.5
+ATYPICAL_SHARE = 0.5  # a body slot shorter than this share of its shortest training text means fall back  # share of a template's distinct tokens the page must have to be aligned at all
 
 
 class TemplateLibraryError(ValueError):
@@ -89,7 +90,11 @@ class TemplateLibrary:
         match = self.find(page)
         if match is None or match.score < match.template.threshold or "body" not in match.template.slots:
             return None
-        return read_article(page, match)
+        result = read_article(page, match)
+        typical = match.template.slots["body"].typical_chars
+        if typical and len(result.articleBody) < ATYPICAL_SHARE * typical:
+            return None  # the slot is nearly empty here (a video or gallery page): not this template's article
+        return result
 
     # -- persistence -----------------------------------------------------------------------
     def to_dict(self) -> dict:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from lxml import etree
 
 from ..dom import Page, iter_lines_skipping, text_of
+from ..noise import is_noise_line
 from .induce import aligned_pairs
 from .model import Template
 from .similarity import depth_weights
@@ -89,7 +90,7 @@ def read_text(el: etree._Element, drop_lines=(), skip_keys=()) -> str:
         lines = iter_lines_skipping(el, lambda node: node.tag in skip_tags and element_key(node) in skip)
     else:
         lines = text_of(el).split("\n")
-    if drop_lines:
-        drop = frozenset(drop_lines)
-        return "\n".join(line for line in lines if line and line not in drop)
-    return "\n".join(line for line in lines if line)
+    # The template-free path's line filter (paging, share prompts, photo credits) applies here too:
+    # those lines vary from page to page, so the template's constant-line test cannot catch them.
+    drop = frozenset(drop_lines)
+    return "\n".join(line for line in lines if line and line not in drop and not is_noise_line(line))

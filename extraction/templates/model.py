@@ -19,6 +19,7 @@ class Slot:
     agreement: float = 0.0  # auto: share of the cluster's pages on which the extractors pointed here
     drop_lines: list[str] = field(default_factory=list)  # template text inside the slot (same on most pages)
     skip_keys: list[str] = field(default_factory=list)  # element keys inside the slot left out when reading
+    typical_chars: int = 0  # shortest text of the slot on the labelled pages (0: unknown)
 
 
 @dataclass

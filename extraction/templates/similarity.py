@@ -110,4 +110,4 @@ def similarity(a: Features, b: Features) -> float:
         return 1.0 if len(a) == len(b) == 0 else 0.0
     if len(a) > len(b):
         a, b = b, a
-    return weighted_lcs(a.codes, a.weights, b.codes) / denom
+    return min(1.0, weighted_lcs(a.codes, a.weights, b.codes) / denom)  # min: float rounding
