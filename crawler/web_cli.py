@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"mcrawl serve: --port {args.port} is out of range", file=sys.stderr)
         return 2
 
-    from werkzeug.serving import make_server
+    from waitress.server import create_server
 
     from crawler.web.app import create_app
 
@@ -57,13 +57,14 @@ def run(args: argparse.Namespace) -> int:
         print("note: no console users yet; management pages stay locked until "
               "`mcrawl serve --add-user NAME` or MCRAWL_WEB_ADMIN_PASSWORD", file=sys.stderr)
     try:
-        server = make_server(args.host, args.port, app, threaded=True)
+        # waitress: a production WSGI server (thread pool, no debug features), pure Python
+        server = create_server(app, host=args.host, port=args.port, threads=8, ident="mcrawl")
     except OSError as exc:
         print(f"mcrawl serve: cannot listen on {args.host}:{args.port}: {exc.strerror}", file=sys.stderr)
         return 1
-    print(f"mcrawl console on http://{args.host}:{server.server_port}/", flush=True)
+    print(f"mcrawl console on http://{args.host}:{server.effective_port}/", flush=True)
     try:
-        server.serve_forever()
+        server.run()
     finally:
-        server.server_close()
+        server.close()
     return 0

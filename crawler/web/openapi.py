@@ -59,14 +59,22 @@ SCHEMAS = {
     "Status": {
         "type": "object", "required": ["queues", "articles_per_hour", "sites", "channels", "bloom", "errors"],
         "properties": {
-            "queues": {"type": ["object", "null"], "additionalProperties": {"type": "integer"}},
+            "generated_at": {"type": "string", "description": "when these figures were read (UTC)"},
+            "total_articles": {"type": ["integer", "null"]},
+            "queues": {"type": ["object", "null"], "additionalProperties": {"type": "integer"},
+                       "description": "jobs, details_queued, details_claimed, details_failed"},
             "articles_per_hour": {"type": "array", "items": {
                 "type": "object", "required": ["hour", "count"],
                 "properties": {"hour": {"type": "string"}, "count": {"type": "integer"}}}},
             "sites": {"type": "array", "items": {
                 "type": "object", "required": ["site", "count"],
                 "properties": {"site": {"type": "string"}, "count": {"type": "integer"}}}},
-            "channels": {"type": "array", "items": {"type": "object"}},
+            "channels": {"type": "array", "description": "per channel, last 24 h: found/new/extracted/invalid/errors,"
+                         " invalid_rate = invalid/(extracted+invalid), error_rate = errors/(extracted+invalid+errors)",
+                         "items": {"type": "object", "required": ["id", "name", "flagged", "invalid_rate", "error_rate"],
+                                   "properties": {"invalid_rate": {"type": ["number", "null"]},
+                                                  "error_rate": {"type": ["number", "null"]},
+                                                  "flagged": {"type": "boolean"}}}},
             "bloom": {"type": ["object", "null"], "properties": {
                 "fill_ratio": {"type": "number"}, "estimated_fp_rate": {"type": "number"}}},
             "errors": {"type": "object", "additionalProperties": {"type": "string"},
