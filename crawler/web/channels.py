@@ -5,7 +5,7 @@ from flask import Blueprint, abort, current_app, flash, redirect, render_templat
 
 from crawler.web.app import backends
 from crawler.web.auth import login_required
-from crawler.web.channelform import FIELDS, check_channel, form_values, parse_form
+from crawler.web.channelform import FIELD_NAMES, FIELDS, check_channel, form_values, parse_form
 from crawler.web.views_common import as_dict
 
 bp = Blueprint("channels", __name__, url_prefix="/channels")
@@ -40,8 +40,10 @@ def _save(channel_id: int | None):
     if not problems and _name_taken(values["name"], channel_id):
         problems = [f"a channel named {values['name']!r} already exists"]
     if problems:
+        # validate_channel's sentences start with the column they are about: mark that input too
+        bad = set(field_problems) | {name for name in FIELD_NAMES for p in problems if p.startswith(name + " ")}
         return render_template("channel_form.html", fields=FIELDS, values=values, problems=problems,
-                               bad_fields=set(field_problems), channel_id=channel_id), 400
+                               bad_fields=bad, channel_id=channel_id), 400
     store = backends().store
     try:
         if channel_id is None:

@@ -1,6 +1,8 @@
 """The search page and the article page."""
 from __future__ import annotations
 
+import dataclasses
+
 from flask import Blueprint, abort, current_app, render_template, request
 
 from crawler.store import KINDS as CHANNEL_KINDS
@@ -30,7 +32,9 @@ def index():
     except BadQuery as exc:
         query, error, status = SearchQuery(q=(request.args.get("q") or "")[:500]), str(exc), 400
     searched = any(request.args.get(k) for k in ("q", "site", "channel_kind", "page_type", "since", "until"))
-    if searched and error is None:
+    if error is None:
+        if not searched:  # the front page lists the newest articles: what came in lately
+            query = dataclasses.replace(query, sort="newest")
         try:
             total, hits = run_search(query)
         except Exception as exc:  # the index being down is shown on the page, not as a bare 500

@@ -115,6 +115,7 @@ def test_invalid_channel_is_not_saved_and_the_reason_is_shown(admin, store):
     bad["interval_s"] = "3600"
     text = admin.post("/channels/new", data=bad).get_data(as_text=True)
     assert "does not compile" in text
+    assert re.search(r'<div class="field bad">\s*<label for="f-detail_url_regex">', text)
     assert store.get_channel_by_name(unique("bad list")) is None
 
 
@@ -198,3 +199,10 @@ def test_status_page_shows_queues_rates_flags_bloom_and_chart_data(admin, store,
     assert len(status["articles_per_hour"]) == 48
     assert {"site": "zh.example.cn", "count": 2} in status["sites"]
     assert 0 < status["bloom"]["fill_ratio"] < 0.001 and status["bloom"]["estimated_fp_rate"] < 1e-6
+
+
+def test_front_page_lists_the_newest_articles(client):
+    text = client.get("/").get_data(as_text=True)
+    assert 'id="newest">Newest of' in text
+    titles = re.findall(r'class="title" href="[^"]+">([^<]+)</a>', text)
+    assert titles[:2] == ["River festival draws record crowds", "乌镇古镇迎来旅游高峰"]  # 1 and 2 days old
