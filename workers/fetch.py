@@ -6,7 +6,8 @@ does pooling, timeouts and content decoding; redirects are followed here by hand
 recognised as a loop and the hop count is bounded.
 
 Politeness: requests to one host are spaced by the channel's `politeness_delay_s`, across all
-threads of the process (each thread reserves the next free slot of the host, then sleeps until it).
+threads of the process (each thread reserves the next free slot of the host, then sleeps until it),
+and with `RedisHostPacer` across all worker processes of a fleet sharing one Redis.
 robots.txt is obeyed per host (Protego, Scrapy's own parser), cached for an hour.
 """
 from __future__ import annotations
@@ -67,10 +68,42 @@ class HostPacer:
         return max(wait, 0.0)
 
 
+_RESERVE_SLOT = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) + tonumber(t[2]) / 1e6
+local delay = tonumber(ARGV[1])
+local slot = math.max(now, tonumber(redis.call('GET', KEYS[1]) or '0'))
+redis.call('SET', KEYS[1], tostring(slot + delay), 'PX', math.ceil((slot + delay - now) * 1000) + 1000)
+return tostring(slot - now)
+"""
+
+
+class RedisHostPacer:
+    """The same slot reservation as HostPacer, kept in Redis so every worker process of a fleet
+    shares it: one script call per request (the server's clock decides, so workers' clocks may differ)."""
+
+    def __init__(self, client, prefix: str = "mcrawl"):
+        self.client = client
+        self.prefix = prefix
+        self._reserve = client.register_script(_RESERVE_SLOT)
+        self._local = HostPacer()  # fallback while Redis is unreachable
+
+    def wait(self, host: str, delay_s: float) -> float:
+        if delay_s <= 0:
+            return 0.0
+        try:
+            wait = float(self._reserve(keys=[f"{self.prefix}:polite:{host}"], args=[delay_s]))
+        except Exception:
+            return self._local.wait(host, delay_s)
+        if wait > 0:
+            time.sleep(wait)
+        return max(wait, 0.0)
+
+
 class Fetcher:
     def __init__(self, *, timeout_s: float = 20.0, max_bytes: int = MAX_PAGE_BYTES,
                  max_redirects: int = MAX_REDIRECTS, obey_robots: bool = True,
-                 user_agent: str = USER_AGENT, pool_size: int = 8):
+                 user_agent: str = USER_AGENT, pool_size: int = 8, pacer=None):
         self.timeout = urllib3.Timeout(connect=min(timeout_s, 10.0), read=timeout_s)
         self.max_bytes = max_bytes
         self.max_redirects = max_redirects
@@ -78,7 +111,7 @@ class Fetcher:
         self.user_agent = user_agent
         self.pool = urllib3.PoolManager(num_pools=64, maxsize=pool_size, retries=False,
                                         headers={"User-Agent": user_agent, "Accept-Encoding": "gzip, deflate"})
-        self.pacer = HostPacer()
+        self.pacer = pacer or HostPacer()
         self._robots: dict[str, tuple[float, Protego | None]] = {}
         self._robots_lock = threading.Lock()
 

@@ -22,6 +22,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-v", "--verbose", action="store_true")
 
 
+def fleet_pacer(queues, queue_url: str):
+    """With Redis queues, politeness is shared by all workers of the fleet; else per process."""
+    client = queues.extra.get("client")
+    if client is None:
+        return None
+    from crawler.queues_redis import split_prefix
+    from workers.fetch import RedisHostPacer
+
+    return RedisHostPacer(client, split_prefix(queue_url)[1])
+
+
 def ensure_index(index, max_wait_s: float = 600.0) -> None:
     """Create the index template/alias, waiting with back-off while the index is unreachable
     (a worker started before Elasticsearch is up waits for it instead of dying)."""
@@ -60,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     store = open_store(settings.db_url)
     worker = Worker(queues, index, store, concurrency=args.concurrency, batch_size=args.batch,
                     fetcher=Fetcher(timeout_s=args.timeout, obey_robots=not args.no_robots,
-                                    pool_size=args.concurrency),
+                                    pool_size=args.concurrency, pacer=fleet_pacer(queues, settings.queue_url)),
                     default_tz=settings.default_tz)
     # SIGTERM (supervisord, docker stop): finish the batch in hand, then exit.
     signal.signal(signal.SIGTERM, lambda *_: worker.stop())

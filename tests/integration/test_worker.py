@@ -170,3 +170,27 @@ def test_politeness_delay_per_host_across_threads(env):
     times = sorted(t for t, p in site.hit_times if p.startswith("/news/"))
     gaps = [b - a for a, b in zip(times, times[1:])]
     assert len(times) == 4 and min(gaps) >= 0.25, gaps
+
+
+def test_politeness_is_shared_by_worker_processes(env, tmp_path):
+    """Two `mcrawl worker` processes on one Redis keep one host's requests spaced by its delay."""
+    import os
+    import subprocess
+    import sys
+
+    queues, index, site = env
+    for name in ("zh-1", "zh-2", "zh-3", "zh-4", "en-1", "en-2"):
+        push(queues, site, f"/news/{name}.html", politeness_delay_s=0.3)
+    run_env = {**os.environ, "MCRAWL_QUEUE": queues.url + "?prefix=" + queues.details.keys[0].rsplit(":det:", 1)[0],
+               "MCRAWL_INDEX": f"{index.url}?alias={index.alias}", "MCRAWL_DB": f"sqlite:///{tmp_path}/db.sqlite3",
+               "MCRAWL_DATA": str(tmp_path)}
+    cmd = [sys.executable, "-m", "crawler.cli", "worker", "--concurrency", "2", "--until-idle", "--idle-grace", "1"]
+    procs = [subprocess.Popen(cmd, env=run_env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+             for _ in range(2)]
+    for p in procs:
+        assert p.wait(120) == 0, p.stderr.read()[-2000:]
+    times = sorted(t for t, p in site.hit_times if p.startswith("/news/"))
+    gaps = [b - a for a, b in zip(times, times[1:])]
+    assert len(times) == 6 and min(gaps) >= 0.25, gaps
+    index.refresh()
+    assert index.count() == 6
