@@ -6,7 +6,7 @@ import threading
 from datetime import timedelta
 from zoneinfo import ZoneInfo
 
-from flask import Flask, render_template
+from flask import Flask, jsonify, render_template, request
 from flask_wtf.csrf import CSRFProtect, CSRFError
 from werkzeug.serving import make_server
 
@@ -66,6 +66,20 @@ def create_app(settings: Settings, web: WebConfig | None = None) -> Flask:
     def csrf_error(exc):
         return render_template("error.html", title="Form expired",
                                message="The form's security token is missing or stale. Reload the page and try again."), 400
+
+    from crawler.queues import QueueUnavailable
+    from crawler.store import StoreError
+    from workers.index import IndexUnavailable
+
+    @app.errorhandler(StoreError)
+    @app.errorhandler(QueueUnavailable)
+    @app.errorhandler(IndexUnavailable)
+    def backend_down(exc):
+        app.logger.error("backend unavailable: %s", exc)
+        message = f"A storage backend did not answer: {exc}"
+        if request.path.startswith("/api/"):
+            return jsonify(error=message), 503
+        return render_template("error.html", title="Service unavailable", message=message), 503
 
     @app.errorhandler(404)
     def not_found(exc):

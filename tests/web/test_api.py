@@ -5,6 +5,8 @@ from __future__ import annotations
 import jsonschema
 import pytest
 
+from crawler.config import Settings
+
 from crawler.web.openapi import openapi_document
 from tests.web.conftest import TAG, log_in, unique
 
@@ -119,3 +121,28 @@ def test_closed_search_needs_log_in(settings, indexed, queues, store):
     assert client.get("/", query_string={"q": "古镇"}).status_code == 302
     log_in(client)
     assert client.get("/api/search", query_string={"q": "古镇"}).get_json()["total"] == 2
+
+
+def test_a_backend_that_is_down_gives_503_with_a_reason(tmp_path):
+    """Elasticsearch and MySQL on a closed port: the pages say which part is down, nothing crashes."""
+    import socket
+
+    from crawler.web.app import create_app
+    from tests.web.conftest import web_config
+
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    settings = Settings(
+        db_url=f"mysql://u:p@127.0.0.1:{port}/x", queue_url=f"redis://127.0.0.1:{port}/0",
+        index_url=f"http://127.0.0.1:{port}", data_dir=str(tmp_path))
+    client = create_app(settings, web_config()).test_client()
+    search = client.get("/api/search", query_string={"q": "古镇"})
+    assert search.status_code == 503 and "did not answer" in search.get_json()["error"]
+    page = client.get("/", query_string={"q": "古镇"})
+    assert page.status_code == 503 and "did not answer" in page.get_data(as_text=True)
+    log_in(client)
+    channels = client.get("/channels/")
+    assert channels.status_code == 503 and "cannot connect to MySQL" in channels.get_data(as_text=True)
+    status = client.get("/api/status").get_json()
+    assert set(status["errors"]) == {"queues", "index", "channels"}
