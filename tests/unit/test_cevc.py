@@ -135,3 +135,32 @@ def test_source_line_breaks_do_not_split_paragraphs():
                 "<p>Officials said the plan had been\nin the works for years.</p></div>")
     assert body_of(html).split("\n") == ["The council voted on Tuesday to expand the bus network by twelve routes.",
                                          "Officials said the plan had been in the works for years."]
+
+
+def test_old_gbk_portal_with_table_layout_and_br_paragraphs():
+    # Late-1990s/2000s portal style: GB2312 label, layout tables, <font>, paragraphs split by <br>,
+    # a link table for navigation and a "related news" table beside the article.
+    links = "".join(f"<a href='/c{i}.html'>栏目{i}</a> | " for i in range(12))
+    related = "".join(f"<tr><td><a href='/n{i}.html'>·市政府召开第{i}次常务会议研究部署有关工作</a></td></tr>" for i in range(8))
+    article = "<br><br>".join(f"　　{p}" for p in ZH_PARAS)
+    html = ("<html><head><meta http-equiv='Content-Type' content='text/html; charset=gb2312'><title>新闻中心</title>"
+            f"</head><body><table width=760><tr><td>{links}</td></tr></table>"
+            "<table width=760><tr><td width=560 valign=top><font size=4><b>全市新开十二条公交线路</b></font><br>"
+            f"<font size=2>2004-06-12 10:10:20 来源：本报</font><br><font size=3>{article}</font></td>"
+            f"<td width=200 valign=top><table>{related}</table></td></tr></table>"
+            "<table><tr><td>版权所有 &copy; 2004 某某新闻网 联系我们</td></tr></table></body></html>").encode("gbk")
+    body = extract(html).articleBody
+    for p in ZH_PARAS:
+        assert p in body
+    assert "常务会议" not in body and "栏目" not in body and "版权所有" not in body
+
+
+def test_blog_post_in_gb18030_with_comments():
+    paras = ZH_PARAS + ["这篇博客写于一个下雨的周末，我在家里整理了这些年拍下的照片。"]
+    comments = "".join(f"<div class='comment'><p>网友{i}：写得真好，我也有同样的感受，谢谢博主的分享。</p></div>"
+                       for i in range(12))
+    html = ("<html><head><meta charset='gb18030'><title>我的博客</title></head><body>"
+            "<div id='blog_nav'><a href='/'>首页</a><a href='/list'>博文目录</a><a href='/pic'>图片</a></div>"
+            "<div class='articalContent'>" + "".join(f"<p>{p}</p>" for p in paras) + "</div>"
+            f"<div id='comment_list'>{comments}</div></body></html>").encode("gb18030")
+    assert extract(html).articleBody.split("\n") == paras
