@@ -1,12 +1,231 @@
-"""Publication time extraction. STUB: to be replaced by the real implementation (issue 2)."""
+"""Publication time of an article page.
+
+Order of evidence:
+1. structured data: JSON-LD datePublished, meta article:published_time / pubdate / publishdate / …,
+   <time datetime> and itemprop=datePublished in the page;
+2. dates written in the text around the headline (the meta line under it), at the top of the body
+   node and just after it ("发布日期：…" footers), scored by a label ("发布时间", "Published"),
+   completeness (year, time of day) and distance from the headline — a sidebar full of dates is
+   never looked at, because only these windows are searched;
+3. a date in the URL path.
+When the structured value and the visible text agree on the day, the text's time of day wins
+(it is what readers see; structured values are often the crawl or build time of that day).
+
+Result: ISO 8601 with seconds; the offset the page states, else the channel's zone (page.tz), else
+a naive local time. Times written without a year take it from a structured date of the same
+day when the page has one, else the latest year that does not put them in the future.
+"""
 from __future__ import annotations
+
+import re
+from dataclasses import replace
+from datetime import date, datetime, timedelta, tzinfo
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from lxml import etree
 
 from .dom import Page
+from .pagetext import MarkedText, marked_text
+from .timeparse import FoundTime, find_times, local_now, parse_time_value, to_iso
+
+# meta keys (lower-cased name/property/itemprop) stating the publication time, most trusted first.
+PUBLISHED_META = (
+    "article:published_time", "og:article:published_time", "og:published_time", "article:published",
+    "published_time", "datepublished", "publishdate", "publish_date", "publish-date", "publishtime",
+    "publish_time", "pubdate", "pubtime", "pub_date", "og:release_date", "releasedate", "release_date",
+    "dc.date.issued", "dcterms.issued", "dc.date.created", "dcterms.created", "dc.date", "dcterms.date",
+    "sailthru.date", "parsely-pub-date", "article.published", "citation_publication_date",
+    "citation_date", "weibo:article:create_at", "og:time", "apub:time", "firstpublishedtime",
+    "publication_date", "article_date_original", "originalpublicationdate", "date", "created",
+)
+# Keys of other times (modification, build): not the publication time, but they tell the year of
+# a date written without one.
+OTHER_TIME_META = (
+    "article:modified_time", "og:updated_time", "datemodified", "dateupdate", "lastmodified",
+    "last-modified", "modified", "maketime", "dc.date.modified", "dcterms.modified", "updated_time",
+)
+
+# Text windows, in characters of visible text.
+BEFORE_HEADLINE = 200  # a dateline above the headline
+AFTER_HEADLINE = 1200  # the meta line(s) between headline and body
+BODY_TOP = 200  # the dateline inside the body node
+AFTER_BODY = 500  # "发布日期：…" footers right after the article
+NO_HEADLINE_BEFORE_BODY = 500
+
+_STRONG_LABEL = re.compile(r"(?:发布|发表|发稿|刊发|出版|首发)(?:时间|日期|于)?|published|posted|pub(?:lished)?\s?date|"
+                           r"release[sd]?|erschienen|publié", re.I)
+_WEAK_LABEL = re.compile(r"时间|日期|date|time|on|am", re.I)
+_UPDATE_LABEL = re.compile(r"更新|修改|updated|modified|last\s?edit|编辑于", re.I)
+_LABEL_REACH = 14  # characters before a date searched for its label
+_URL_DATE = re.compile(r"(?<!\d)(20\d{2})[/_-]?(1[0-2]|0[1-9])[/_-]?(3[01]|[12]\d|0[1-9])(?!\d)")
+_RELATIVE_LINE_MAX = 40  # a relative time ("昨天", "3小时前") counts only on a short meta line
+
+
+def _zone(page: Page) -> tzinfo | None:
+    if not page.tz:
+        return None
+    try:
+        return ZoneInfo(page.tz)
+    except (ZoneInfoNotFoundError, ValueError):
+        return None
+
+
+def _structured(page: Page, now: datetime | None, zone: tzinfo | None) -> tuple[FoundTime | None, list[date]]:
+    """(the stated publication time, dates of all structured times for year hints)."""
+    published: FoundTime | None = None
+    hints: list[date] = []
+    values: list[tuple[bool, str]] = []
+    for item in page.jsonld:
+        for key, is_pub in (("datePublished", True), ("dateCreated", True), ("dateModified", False),
+                            ("uploadDate", False)):
+            v = item.get(key)
+            if isinstance(v, str):
+                values.append((is_pub, v))
+    for key in PUBLISHED_META:
+        v = page.meta.get(key)
+        if v:
+            values.append((True, v))
+    for key in OTHER_TIME_META:
+        v = page.meta.get(key)
+        if v:
+            values.append((False, v))
+    for is_pub, v in values:
+        parsed = parse_time_value(v, now, zone)
+        if parsed is None:
+            continue
+        hints.append(parsed.value.date())
+        if is_pub and published is None:
+            published = parsed
+    return published, hints
+
+
+def _label_score(text: str, start: int) -> float:
+    line_start = text.rfind("\n", max(0, start - _LABEL_REACH), start) + 1
+    before = text[max(line_start, start - _LABEL_REACH):start]
+    if not before.strip():
+        return 0.0
+    if _UPDATE_LABEL.search(before):
+        return -2.0
+    if _STRONG_LABEL.search(before):
+        return 10.0
+    if _WEAK_LABEL.search(before):
+        return 3.0
+    return 0.0
+
+
+def _line_length(text: str, start: int, end: int) -> int:
+    a = text.rfind("\n", 0, start) + 1
+    b = text.find("\n", end)
+    return (b if b >= 0 else len(text)) - a
+
+
+def _windows(mt: MarkedText) -> list[tuple[int, int, str, int]]:
+    """(start, end, region, anchor offset distances are measured from) of the searched text windows."""
+    n = len(mt.text)
+    head = mt.span("headline")
+    body = mt.span("body")
+    out: list[tuple[int, int, str, int]] = []
+    if head is not None and (body is None or head[1] <= body[1]):
+        hs, he = head
+        out.append((max(0, hs - BEFORE_HEADLINE), hs, "pre", hs))
+        end = he + AFTER_HEADLINE
+        if body is not None and body[0] >= he:
+            end = min(end, body[0] + BODY_TOP)
+        out.append((he, min(n, max(end, he + BODY_TOP)), "head", he))
+    elif body is not None:
+        out.append((max(0, body[0] - NO_HEADLINE_BEFORE_BODY), min(n, body[0] + BODY_TOP), "head", body[0]))
+    else:
+        out.append((0, min(n, NO_HEADLINE_BEFORE_BODY + BODY_TOP), "head", 0))
+    if body is not None:
+        out.append((body[1], min(n, body[1] + AFTER_BODY), "foot", body[1]))
+    return out
+
+
+_REGION_BONUS = {"head": 6.0, "foot": 3.0, "pre": 2.0}
+
+
+def _text_candidates(mt: MarkedText, now: datetime | None, zone: tzinfo | None,
+                     hints: list[date]) -> list[tuple[float, FoundTime]]:
+    scored: list[tuple[float, FoundTime]] = []
+    text = mt.text
+    for start, end, region, anchor in _windows(mt):
+        if end <= start:
+            continue
+        for found in find_times(text[start:end], now, zone, hints):
+            a, b = found.start + start, found.end + start
+            if found.relative and _line_length(text, a, b) > _RELATIVE_LINE_MAX:
+                continue  # "今天下午" in a sentence is story, not the publication time
+            label = _label_score(text, a)
+            score = (_REGION_BONUS[region] + label + 4.0 * found.has_year + 2.0 * found.has_time
+                     - abs(a - anchor) / 200.0)
+            scored.append((score, found))
+    for offset, value, says_published in mt.attr_times:
+        parsed = parse_time_value(value, now, zone)
+        if parsed is None:
+            continue
+        region = next((r for s, e, r, _ in _windows(mt) if s <= offset <= e), None)
+        if region is None and not says_published:
+            continue
+        score = (_REGION_BONUS.get(region or "", 0.0) + (10.0 if says_published else 3.0) + 4.0 + 2.0 * parsed.has_time)
+        scored.append((score, parsed))
+    return scored
+
+
+def _url_date(url: str | None, now: datetime | None, zone: tzinfo | None) -> FoundTime | None:
+    if not url:
+        return None
+    m = _URL_DATE.search(url)
+    if not m:
+        return None
+    try:
+        value = datetime(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+    except ValueError:
+        return None
+    if value > local_now(now, zone) + timedelta(days=1):
+        return None
+    return FoundTime(0, 0, value, False, True)
+
+
+def _with_text_years(candidates: list[tuple[float, FoundTime]], hints: list[date]) -> list[tuple[float, FoundTime]]:
+    """A date written without a year takes it from a full date of the same day elsewhere in the
+    windows (when no structured time gave one)."""
+    full = [f.value.date() for _, f in candidates if f.has_year and not f.relative]
+    out = []
+    for score, found in candidates:
+        if not found.has_year and not any((h.month, h.day) == (found.value.month, found.value.day) for h in hints):
+            same_day = next((d for d in full if (d.month, d.day) == (found.value.month, found.value.day)), None)
+            if same_day is not None:
+                found = replace(found, value=found.value.replace(year=same_day.year))
+        out.append((score, found))
+    return out
+
+
+def _wall_date(found: FoundTime) -> date:
+    return found.value.date()
 
 
 def extract_published(page: Page, headline_node: etree._Element | None = None,
                       body_node: etree._Element | None = None) -> str | None:
     """ISO 8601 publication time (with the page's/channel's zone offset when known), or None."""
-    return None
+    zone = _zone(page)
+    now = page.fetched_at
+    stated, hints = _structured(page, now, zone)
+    root = page.body
+    mt = marked_text(root, {"headline": headline_node, "body": body_node}, tail_chars=AFTER_BODY + 50)
+    candidates = _with_text_years(_text_candidates(mt, now, zone, hints), hints)
+    seen = max(candidates, key=lambda c: c[0])[1] if candidates else None
+    if stated is not None and zone is not None and stated.value.tzinfo is not None:
+        # The same instant on the channel's clock, so its day compares with the page's visible dates.
+        stated = replace(stated, value=stated.value.astimezone(zone))
+
+    if stated is not None:
+        if seen is not None and seen.has_time and _wall_date(seen) == _wall_date(stated):
+            value = seen.value
+            if value.tzinfo is None and stated.value.tzinfo is not None and stated.has_time:
+                value = value.replace(tzinfo=stated.value.tzinfo)
+            return to_iso(value, zone)
+        return to_iso(stated.value, zone)
+    if seen is not None:
+        return to_iso(seen.value, zone)
+    from_url = _url_date(page.url, now, zone)
+    return to_iso(from_url.value, zone) if from_url is not None else None

@@ -125,8 +125,11 @@ def _infer_year(month: int, day: int, now_local: datetime, year_hints: list[date
     for hint in year_hints:
         if hint.month == month and hint.day == day:
             return hint.year
-    if year_hints:
-        return year_hints[0].year
+    # A structured time a few weeks away (a modification time) still tells the year.
+    for hint in year_hints:
+        near = _safe_date(hint.year, month, day)
+        if near is not None and abs((near - hint).days) <= 60:
+            return hint.year
     year = now_local.year
     candidate = _safe_date(year, month, day)
     if candidate is None or candidate > now_local.date():
