@@ -16,6 +16,7 @@ MCRAWL_TEST_ES_URL (deploy/services.env).
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import platform
 import random
@@ -141,7 +142,7 @@ def query_mix(n: int, seed: int = 11) -> list[dict]:
 
 def percentile(sorted_values: list[float], pct: float) -> float:
     """Nearest-rank percentile of an ascending list."""
-    rank = max(1, min(len(sorted_values), round(pct / 100 * len(sorted_values) + 0.5)))
+    rank = max(1, min(len(sorted_values), math.ceil(pct / 100 * len(sorted_values))))
     return sorted_values[rank - 1]
 
 
