@@ -132,6 +132,7 @@ def run(args: argparse.Namespace) -> int:
                "MCRAWL_DB": f"sqlite:///{workdir}/db.sqlite3", "MCRAWL_DATA": str(workdir)}
         cmd = [sys.executable, "-m", "crawler.cli", "worker", "--concurrency", str(args.concurrency),
                "--until-idle", "--idle-grace", "1", "--no-robots", "--json", "--batch", "50"]
+        load_before = [round(x, 2) for x in os.getloadavg()]
         started = time.monotonic()
         procs = [subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
                  for _ in range(args.workers)]
@@ -153,6 +154,7 @@ def run(args: argparse.Namespace) -> int:
     indexed = sum(s["indexed"] for s in stats)
     invalid = sum(s["invalid"] for s in stats)
     split = {k: sum(s[k] for s in stats) for k in ("fetch_s", "extract_s", "index_s")}
+    extract_cpu = sum(s.get("extract_cpu_s", 0.0) for s in stats)
     busy = sum(split.values()) or 1.0
     report = {
         "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
@@ -166,6 +168,8 @@ def run(args: argparse.Namespace) -> int:
         "split_s": {k: round(v, 2) for k, v in split.items()},
         "split_pct": {k: round(100 * v / busy, 1) for k, v in split.items()},
         "invalid_reasons": {k: v for s in stats for k, v in s["invalid_reasons"].items()},
+        "extract_cpu_ms_per_page": round(1000 * extract_cpu / max(indexed + invalid, 1), 1),
+        "load_avg_before": load_before, "load_avg_after": [round(x, 2) for x in os.getloadavg()],
     }
     if args.json:
         print(json.dumps(report, ensure_ascii=False, indent=1))
@@ -177,7 +181,9 @@ def run(args: argparse.Namespace) -> int:
               f"({report['pages_per_s']} pages/s incl. invalid)")
         print("  time split (thread-seconds): " + ", ".join(
             f"{k[:-2]} {split[k]:.1f} s ({report['split_pct'][k]}%)" for k in split))
+        print(f"  extraction CPU per page: {report['extract_cpu_ms_per_page']} ms (thread CPU time, no GIL waits)")
         print(f"  invalid reasons: {report['invalid_reasons']}")
+        print(f"  machine: {report['machine']}; load average before/after: {load_before} / {report['load_avg_after']}")
     return 0
 
 

@@ -43,6 +43,7 @@ class Stats:
     fetch_s: float = 0.0
     extract_s: float = 0.0
     index_s: float = 0.0
+    extract_cpu_s: float = 0.0  # CPU time of this process's threads in extraction (no GIL waits)
     # per channel, not yet written to crawl_log: channel_id -> Counter(extracted/invalid/errors)
     pending_log: dict = field(default_factory=lambda: defaultdict(Counter))
 
@@ -60,7 +61,8 @@ class Stats:
             return {"claimed": self.claimed, "indexed": self.indexed, "invalid": sum(self.invalid.values()),
                     "invalid_reasons": dict(self.invalid), "errors": dict(self.errors), "retried": self.retried,
                     "index_failures": self.index_failures, "fetch_s": round(self.fetch_s, 3),
-                    "extract_s": round(self.extract_s, 3), "index_s": round(self.index_s, 3)}
+                    "extract_s": round(self.extract_s, 3), "index_s": round(self.index_s, 3),
+                    "extract_cpu_s": round(self.extract_cpu_s, 3)}
 
 
 def document(item: dict, result, fetched_at: datetime) -> dict:
@@ -222,11 +224,12 @@ class Worker:
             self._retry(claim, str(exc))
             return
         t1 = time.perf_counter()
+        c1 = time.thread_time()
         fetched_at = datetime.now(timezone.utc)
         result = extract(fetched.body, url, content_type=fetched.content_type, fetched_at=fetched_at,
                          tz=item.get("tz") or self.default_tz, overrides=item.get("overrides") or None)
         t2 = time.perf_counter()
-        self.stats.add(fetch_s=t1 - t0, extract_s=t2 - t1)
+        self.stats.add(fetch_s=t1 - t0, extract_s=t2 - t1, extract_cpu_s=time.thread_time() - c1)
         if not result.valid:
             reason = short_reason(result.reasons)
             with self.stats.lock:
