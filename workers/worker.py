@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import socket
 import threading
 import time
@@ -89,11 +90,11 @@ def document(item: dict, result, fetched_at: datetime) -> dict:
 
 
 def short_reason(reasons: list[str]) -> str:
-    """'body shorter than 100 characters' -> counted as is; numbers in dates are cut off."""
+    """The first reason without its particulars, so counts add up per kind of reason:
+    "date out of range 2031-01-01T00:00:00+00:00" -> "date out of range #"."""
     if not reasons:
         return "unknown"
-    first = reasons[0]
-    return first.split(" 20")[0].split(" '")[0][:80]
+    return re.sub(r"'[^']*'|\"[^\"]*\"|\d[\d\-:T+.,]*", "#", reasons[0]).strip()[:80]
 
 
 class Worker:

@@ -142,6 +142,7 @@ def test_channel_row_by_sql_to_articles_found_in_elasticsearch(fresh_db, farm, r
         store.close()
         # no process crashed; the worker and spiders shut down cleanly on SIGTERM
         assert worker.returncode == 0, outputs["worker"][1][-2000:]
+        assert spiders.returncode == 0, outputs["spiders"][1][-2000:]
     finally:
         client = index.client.options(ignore_status=404)
         if client.indices.exists_alias(name=alias):
