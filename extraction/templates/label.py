@@ -63,6 +63,23 @@ def _template_lines(texts: list[str]) -> list[str]:
     return sorted(line for line, c in counts.items() if c >= need)
 
 
+SKIP_LEVELS = 4  # noise blocks are looked for this many levels below the slot ...
+SKIP_MAX_NODES = 2_000  # ... and among this many elements (bounds the work on huge slots)
+
+
+def _blocks_below(el: etree._Element) -> list[etree._Element]:
+    out: list[etree._Element] = []
+    stack = [(child, 1) for child in reversed(el)]
+    while stack and len(out) < SKIP_MAX_NODES:
+        node, level = stack.pop()
+        if not isinstance(node.tag, str):
+            continue
+        out.append(node)
+        if level < SKIP_LEVELS:
+            stack.extend((child, level + 1) for child in reversed(node))
+    return out
+
+
 def _skip_keys(elements: list, bodies: list[str]) -> list[str]:
     """Keys of the elements inside the slot whose text CEVC leaves out on (nearly) all pages:
     the noise blocks (related links, share bars, captions) that CEVC skips, learnt once here."""
@@ -71,9 +88,7 @@ def _skip_keys(elements: list, bodies: list[str]) -> list[str]:
     for el, body in zip(elements, bodies):
         if el is None or not body:
             continue
-        for node in el.iterdescendants():
-            if not isinstance(node.tag, str):
-                continue
+        for node in _blocks_below(el):
             key = element_key(node)
             for line in text_of(node).split("\n"):
                 if line:

@@ -53,8 +53,12 @@ def skeleton(template: Template) -> tuple[list[int], list[int], float]:
     return nodes, codes, total
 
 
+# A page wider than this at skeleton depth is matched on its first tokens (bounds the alignment).
+MAX_MATCH_TOKENS = 50_000
+
+
 def page_sequence(page: Page, max_depth: int | None = None) -> TagSequence:
-    return tag_sequence(page.body, max_depth=max_depth)
+    return tag_sequence(page.body, max_depth=max_depth, max_tokens=MAX_MATCH_TOKENS)
 
 
 def align(template: Template, seq: TagSequence) -> Match:

@@ -44,8 +44,19 @@ class MiningReport:
     exact_comparisons: int = 0
 
 
+# Bounds on hostile pages. Real article pages collapse to well under 2,000 tokens; beyond
+# MAX_MINING_TOKENS the page is judged on its first tokens (the page frame comes first), which keeps
+# every exact LCS and alignment within a few megabytes and a fraction of a second.
+MAX_RAW_TOKENS = 200_000
+MAX_MINING_TOKENS = 5_000
+
+
+def page_tokens(page: Page) -> CollapsedSequence:
+    return collapse(tag_sequence(page.body, max_tokens=MAX_RAW_TOKENS)).head(MAX_MINING_TOKENS)
+
+
 def mine_page(page_id: str, page: Page, keep_page: bool = True) -> MinedPage:
-    seq = collapse(tag_sequence(page.body))
+    seq = page_tokens(page)
     return MinedPage(page_id, page.url, seq, features(seq), page if keep_page else None)
 
 
@@ -84,7 +95,7 @@ def mine(pages: Sequence[MinedPage], site: str = "", *, labels: Sequence[str] | 
             page, seq = pages[i].page, pages[i].seq
             if page is None and reload is not None:
                 page = reload(pages[i].page_id)
-                seq = collapse(tag_sequence(page.body))
+                seq = page_tokens(page)
             if page is not None:
                 label_pages.append(page)
                 label_seqs.append(seq)

@@ -26,6 +26,15 @@ class CollapsedSequence(TagSequence):
     source: list[int] = field(default_factory=list)  # index of the token in the uncollapsed sequence
     signatures: list[int] = field(default_factory=list)  # subtree signature of each token
 
+    def head(self, n: int) -> "CollapsedSequence":
+        """The first n tokens (a prefix in pre-order is still a tree: parents come first)."""
+        if n >= len(self.codes):
+            return self
+        return CollapsedSequence(codes=self.codes[:n], keys=self.keys[:n], depths=self.depths[:n],
+                                 parents=self.parents[:n], ends=[min(e, n) for e in self.ends[:n]],
+                                 elements=self.elements[:n], repeats=self.repeats[:n], source=self.source[:n],
+                                 signatures=self.signatures[:n])
+
 
 def tandem_runs(items: list[int], max_unit: int = MAX_UNIT) -> list[tuple[int, int, int]]:
     """Non-overlapping maximal tandem runs in `items`: (start, unit length, repetitions >= 2).
