@@ -128,7 +128,9 @@ class ChannelJobSpider(scrapy.Spider):
         log.info("spiders closed (%s): %s", reason, self.totals)
 
     def _idle(self, spider=None):
+        # As in scrapy-redis: an idle spider asks the job queue for more before it would close.
         if not self._closing:
+            self._poll()
             raise DontCloseSpider
 
     def _poll(self) -> None:
