@@ -1,7 +1,6 @@
 """The Flask app factory and a helper that serves the console from a background thread."""
 from __future__ import annotations
 
-import logging
 import threading
 from datetime import timedelta
 from zoneinfo import ZoneInfo
@@ -15,8 +14,6 @@ from crawler.web.backends import Backends
 from crawler.web.highlight import safe_highlight
 from crawler.web.views_common import fmt_duration, fmt_time
 from crawler.web.webconfig import WebConfig, load_web_config
-
-log = logging.getLogger(__name__)
 
 # Everything the pages load comes from this server: no CDN, works offline, and an injected
 # <script> would not run even if an escaping bug let one through.
@@ -36,8 +33,8 @@ def create_app(settings: Settings, web: WebConfig | None = None) -> Flask:
         SESSION_COOKIE_SAMESITE="Lax",
         PERMANENT_SESSION_LIFETIME=timedelta(hours=12),
         WTF_CSRF_TIME_LIMIT=None,  # tied to the session instead, which expires on its own
-        JSON_SORT_KEYS=False,
     )
+    app.json.sort_keys = False  # keep the documented field order in API answers
     app.extensions["mcrawl_backends"] = Backends(settings)
     CSRFProtect(app)
 

@@ -45,6 +45,7 @@ def index():
                            searched=searched, error=error, channel_kinds=CHANNEL_KINDS,
                            page_types=PAGE_TYPES), status
 
+
 @bp.route("/article/<doc_id>")
 @search_access
 def article(doc_id: str):

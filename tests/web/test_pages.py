@@ -8,7 +8,7 @@ from datetime import datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
 
 from crawler.demo.server import LocalSite, Response
-from tests.web.conftest import TAG, csrf_token, log_in, unique
+from tests.web.conftest import TAG, csrf_token, unique
 
 XSS = "<script>alert('xss')</script>"
 IMG_XSS = '<img src=x onerror="alert(1)">'
