@@ -146,3 +146,8 @@ def test_a_backend_that_is_down_gives_503_with_a_reason(tmp_path):
     assert channels.status_code == 503 and "cannot connect to MySQL" in channels.get_data(as_text=True)
     status = client.get("/api/status").get_json()
     assert set(status["errors"]) == {"queues", "index", "channels"}
+
+
+def test_search_reports_the_index_time(client):
+    response = client.get("/api/search", query_string={"q": "river"})
+    assert float(response.headers["Server-Timing"].removeprefix("index;dur=")) > 0
