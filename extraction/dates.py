@@ -25,7 +25,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from lxml import etree
 
 from .dom import Page
-from .pagetext import MarkedText, marked_text
+from .pagetext import Window, meta_windows
 from .timeparse import FoundTime, find_times, local_now, parse_time_value, to_iso
 
 # meta keys (lower-cased name/property/itemprop) stating the publication time, most trusted first.
@@ -44,13 +44,6 @@ OTHER_TIME_META = (
     "article:modified_time", "og:updated_time", "datemodified", "dateupdate", "lastmodified",
     "last-modified", "modified", "maketime", "dc.date.modified", "dcterms.modified", "updated_time",
 )
-
-# Text windows, in characters of visible text.
-BEFORE_HEADLINE = 200  # a dateline above the headline
-AFTER_HEADLINE = 1200  # the meta line(s) between headline and body
-BODY_TOP = 200  # the dateline inside the body node
-AFTER_BODY = 500  # "发布日期：…" footers right after the article
-NO_HEADLINE_BEFORE_BODY = 500
 
 _STRONG_LABEL = re.compile(r"(?:发布|发表|发稿|刊发|出版|首发)(?:时间|日期|于)?|published|posted|pub(?:lished)?\s?date|"
                            r"release[sd]?|erschienen|publié", re.I)
@@ -119,55 +112,29 @@ def _line_length(text: str, start: int, end: int) -> int:
     return (b if b >= 0 else len(text)) - a
 
 
-def _windows(mt: MarkedText) -> list[tuple[int, int, str, int]]:
-    """(start, end, region, anchor offset distances are measured from) of the searched text windows."""
-    n = len(mt.text)
-    head = mt.span("headline")
-    body = mt.span("body")
-    out: list[tuple[int, int, str, int]] = []
-    if head is not None and (body is None or head[1] <= body[1]):
-        hs, he = head
-        out.append((max(0, hs - BEFORE_HEADLINE), hs, "pre", hs))
-        end = he + AFTER_HEADLINE
-        if body is not None and body[0] >= he:
-            end = min(end, body[0] + BODY_TOP)
-        out.append((he, min(n, max(end, he + BODY_TOP)), "head", he))
-    elif body is not None:
-        out.append((max(0, body[0] - NO_HEADLINE_BEFORE_BODY), min(n, body[0] + BODY_TOP), "head", body[0]))
-    else:
-        out.append((0, min(n, NO_HEADLINE_BEFORE_BODY + BODY_TOP), "head", 0))
-    if body is not None:
-        out.append((body[1], min(n, body[1] + AFTER_BODY), "foot", body[1]))
-    return out
-
-
 _REGION_BONUS = {"head": 6.0, "foot": 3.0, "pre": 2.0}
 
 
-def _text_candidates(mt: MarkedText, now: datetime | None, zone: tzinfo | None,
+def _text_candidates(wins: list[tuple[Window, str, int]], now: datetime | None, zone: tzinfo | None,
                      hints: list[date]) -> list[tuple[float, FoundTime]]:
     scored: list[tuple[float, FoundTime]] = []
-    text = mt.text
-    for start, end, region, anchor in _windows(mt):
-        if end <= start:
-            continue
-        for found in find_times(text[start:end], now, zone, hints):
-            a, b = found.start + start, found.end + start
+    for win, region, anchor in wins:
+        text = win.text
+        for found in find_times(text, now, zone, hints):
+            a, b = found.start, found.end
             if found.relative and _line_length(text, a, b) > _RELATIVE_LINE_MAX:
                 continue  # "今天下午" in a sentence is story, not the publication time
             label = _label_score(text, a)
             score = (_REGION_BONUS[region] + label + 4.0 * found.has_year + 2.0 * found.has_time
                      - abs(a - anchor) / 200.0)
             scored.append((score, found))
-    for offset, value, says_published in mt.attr_times:
-        parsed = parse_time_value(value, now, zone)
-        if parsed is None:
-            continue
-        region = next((r for s, e, r, _ in _windows(mt) if s <= offset <= e), None)
-        if region is None and not says_published:
-            continue
-        score = (_REGION_BONUS.get(region or "", 0.0) + (10.0 if says_published else 3.0) + 4.0 + 2.0 * parsed.has_time)
-        scored.append((score, parsed))
+        for offset, value, says_published in win.attr_times:
+            parsed = parse_time_value(value, now, zone)
+            if parsed is None:
+                continue
+            score = (_REGION_BONUS[region] + (10.0 if says_published else 3.0) + 4.0 + 2.0 * parsed.has_time
+                     - abs(offset - anchor) / 200.0)
+            scored.append((score, parsed))
     return scored
 
 
@@ -210,9 +177,7 @@ def extract_published(page: Page, headline_node: etree._Element | None = None,
     zone = _zone(page)
     now = page.fetched_at
     stated, hints = _structured(page, now, zone)
-    root = page.body
-    mt = marked_text(root, {"headline": headline_node, "body": body_node}, tail_chars=AFTER_BODY + 50)
-    candidates = _with_text_years(_text_candidates(mt, now, zone, hints), hints)
+    candidates = _with_text_years(_text_candidates(meta_windows(page, headline_node, body_node), now, zone, hints), hints)
     seen = max(candidates, key=lambda c: c[0])[1] if candidates else None
     if stated is not None and zone is not None and stated.value.tzinfo is not None:
         # The same instant on the channel's clock, so its day compares with the page's visible dates.

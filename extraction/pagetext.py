@@ -1,94 +1,258 @@
-"""The page's visible text as one string, with the offsets where chosen elements start and end.
+"""Short windows of visible text before and after an element, read without walking the page.
 
-Dates and bylines are looked for in windows of text around the headline and the body node
-(the meta line under a headline, the "发布日期：…" line under an article). One iterative walk
-builds the text and records the marks; it stops a little after the last mark has closed, so the
-rest of a long page (footer, link farms) is never visited.
+Dates and bylines sit in the few lines around the headline and the body node (the meta line under
+a headline, a "发布日期：…" footer under the article). Walking the whole page to get at them costs
+more than everything else in date extraction, so these walks start at the element and stop after
+`limit` characters (or `max_elements` elements): the cost follows the window, not the page.
+Block elements break lines ("\n"); whitespace inside text is collapsed.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
+from typing import Iterator
 
 from lxml import etree
 
-from .dom import BLOCK_TAGS
+from .dom import BLOCK_TAGS, Page
 
-_SPACES = re.compile(r"[ \t\r\f\v\u00a0\u3000\u200b\ufeff]+")
+MAX_ELEMENTS = 800  # per window: an empty link farm cannot make a window walk the page
+
+# The windows searched for dates and bylines, in characters of visible text.
+BEFORE_HEADLINE = 200  # a dateline above the headline
+AFTER_HEADLINE = 1200  # the meta line(s) between headline and body
+BODY_TOP = 200  # the dateline inside the body node
+AFTER_BODY = 500  # "发布日期：…" footers right after the article
+NO_HEADLINE_BEFORE_BODY = 500
 
 
 @dataclass
-class MarkedText:
+class Window:
     text: str
-    spans: dict[str, tuple[int, int]] = field(default_factory=dict)  # mark name -> [start, end) in text
-    # <time datetime=…> / itemprop=datePublished values met on the way: (offset, value, says "published")
+    marks: dict[str, int] = field(default_factory=dict)  # mark name -> offset where that element starts
+    # (offset, value, says "published") of <time datetime> / itemprop=datePublished met in the window
     attr_times: list[tuple[int, str, bool]] = field(default_factory=list)
 
-    def span(self, name: str) -> tuple[int, int] | None:
-        return self.spans.get(name)
+
+def _tag(el) -> str:
+    return el.tag if isinstance(el.tag, str) else ""
 
 
-def _clean(piece: str) -> str:
-    return _SPACES.sub(" ", piece.replace("\n", " "))
+def _stamp(el) -> tuple[str, bool] | None:
+    tag = _tag(el)
+    prop = (el.get("itemprop") or "").lower() if tag else ""
+    if prop in ("datepublished", "datecreated"):
+        value = el.get("datetime") or el.get("content")
+        if value:
+            return value, True
+    if tag == "time" and el.get("datetime"):
+        return el.get("datetime"), el.get("pubdate") is not None
+    return None
 
 
-def marked_text(root: etree._Element, marks: dict[str, etree._Element | None],
-                tail_chars: int = 1500) -> MarkedText:
-    """Text of `root` (block elements break lines) with the spans of the `marks` elements.
+class _Collector:
+    def __init__(self, limit: int):
+        self.parts: list[str] = []
+        self.length = 0
+        self.limit = limit
+        self.visited = 0
+        self.marks: dict[str, int] = {}
+        self.attr_times: list[tuple[int, str, bool]] = []
 
-    The walk ends `tail_chars` characters after every mark has been closed. Marks that are not
-    inside `root` are absent from the result's spans.
-    """
-    wanted = {el: name for name, el in marks.items() if el is not None}
-    open_marks: dict[str, int] = {}
-    spans: dict[str, tuple[int, int]] = {}
-    attr_times: list[tuple[int, str, bool]] = []
-    parts: list[str] = []
-    length = 0
-    stop_at: int | None = None
+    @property
+    def full(self) -> bool:
+        return self.length >= self.limit or self.visited >= MAX_ELEMENTS
 
-    def add(piece: str) -> None:
-        nonlocal length
-        # Consecutive line breaks (nested blocks) count once, so distances are in visible characters.
-        if piece == "\n" and (not parts or parts[-1].endswith("\n")):
+    def add(self, piece: str | None) -> None:
+        if not piece:
             return
-        if piece:
-            parts.append(piece)
-            length += len(piece)
+        if piece == "\n":
+            if self.parts and self.parts[-1] != "\n":
+                self.parts.append("\n")
+                self.length += 1
+            return
+        if piece.isspace():
+            if self.parts and self.parts[-1] not in ("\n", " "):
+                self.parts.append(" ")
+                self.length += 1
+            return
+        lead = " " if piece[0].isspace() else ""
+        trail = " " if piece[-1].isspace() else ""
+        text = lead + " ".join(piece.split()) + trail
+        self.parts.append(text)
+        self.length += len(text)
 
-    stack: list[tuple[etree._Element, bool]] = [(root, True)]
-    while stack:
-        if stop_at is not None and length > stop_at:
+    def text(self) -> str:
+        return "".join(self.parts)
+
+
+def _forward(col: _Collector, start: list, marks: dict) -> None:
+    """Emit text in document order from a stack of pending actions (LIFO)."""
+    stack = start
+    while stack and not col.full:
+        kind, item = stack.pop()
+        if kind == "s":
+            col.add(item)
+            continue
+        el = item  # kind "e": element with its tail; "n": without (the walk's starting element)
+        col.visited += 1
+        tag = _tag(el)
+        name = marks.get(el)
+        if name is not None and name not in col.marks:
+            col.marks[name] = col.length
+        stamp = _stamp(el) if tag else None
+        if stamp is not None:
+            col.attr_times.append((col.length, stamp[0], stamp[1]))
+        block = tag in BLOCK_TAGS
+        # Pushed in reverse of emission: "\n", text, children, "\n", tail.
+        if kind == "e":
+            stack.append(("s", el.tail))
+        if block:
+            stack.append(("s", "\n"))
+        if tag:
+            for child in reversed(el):
+                stack.append(("e", child))
+        if block:
+            col.add("\n")
+        if tag:
+            col.add(el.text)
+
+
+def text_after(el: etree._Element, limit: int, *, include_self: bool = False,
+               marks: dict[etree._Element, str] | None = None) -> Window:
+    """Up to `limit` characters of the text that follows `el`'s start (include_self) or its end."""
+    col = _Collector(limit)
+    marks = marks or {}
+    if include_self:
+        _forward(col, [("n", el)], marks)
+    elif _tag(el) in BLOCK_TAGS:
+        col.add("\n")
+    node = el
+    col.add(node.tail)
+    while node is not None and not col.full:
+        _forward(col, _sibling_stack(node), marks)
+        parent = node.getparent()
+        if parent is None or col.full:
             break
-        node, entering = stack.pop()
-        tag = node.tag if isinstance(node.tag, str) else ""
-        if entering:
-            if tag in BLOCK_TAGS:
-                add("\n")
-            name = wanted.get(node)
-            if name is not None:
-                open_marks[name] = length
-            if tag:
-                stamp = node.get("datetime") if tag == "time" else None
-                prop = (node.get("itemprop") or "").lower()
-                if prop in ("datepublished", "datecreated"):
-                    stamp = node.get("datetime") or node.get("content") or stamp
-                if stamp:
-                    attr_times.append((length, stamp, bool(prop) or node.get("pubdate") is not None))
-                if node.text:
-                    add(_clean(node.text))
-            stack.append((node, False))
-            for child in reversed(node):
-                stack.append((child, True))
-        else:
-            if tag in BLOCK_TAGS:
-                add("\n")
-            name = wanted.get(node)
-            if name is not None and name in open_marks:
-                spans[name] = (open_marks.pop(name), length)
-                if len(spans) == len(wanted):
-                    stop_at = length + tail_chars
-            if node is not root and node.tail:
-                add(_clean(node.tail))
-    return MarkedText("".join(parts), spans, attr_times)
+        if _tag(parent) in BLOCK_TAGS:
+            col.add("\n")
+        col.add(parent.tail)
+        node = parent
+    return Window(col.text()[: limit + 200], col.marks, col.attr_times)
 
+
+def _sibling_stack(node: etree._Element) -> list:
+    """Pending actions for the following siblings of `node`, nearest on top (a bounded number)."""
+    sibs = []
+    for sib in node.itersiblings():
+        sibs.append(("e", sib))
+        if len(sibs) >= MAX_ELEMENTS:
+            break
+    sibs.reverse()
+    return sibs
+
+
+def _reverse_pieces(el: etree._Element) -> Iterator[str]:
+    """Text pieces preceding `el`, nearest first (reverse document order)."""
+    node = el
+    visited = 0
+    while node is not None:
+        for sib in node.itersiblings(preceding=True):
+            stack: list = [("e", sib)]
+            while stack:
+                kind, item = stack.pop()
+                if kind == "s":
+                    if item:
+                        yield item
+                    continue
+                visited += 1
+                if visited > MAX_ELEMENTS:
+                    return
+                x = item
+                tag = _tag(x)
+                block = tag in BLOCK_TAGS
+                # Emission in reverse: tail, "\n", children (last first), text, "\n"; pushed reversed.
+                if block:
+                    stack.append(("s", "\n"))
+                if tag:
+                    stack.append(("s", x.text))
+                    for child in x:
+                        stack.append(("e", child))
+                if block:
+                    stack.append(("s", "\n"))
+                if x.tail:
+                    yield x.tail
+        parent = node.getparent()
+        if parent is None:
+            return
+        if parent.text:
+            yield parent.text
+        if _tag(parent) in BLOCK_TAGS:
+            yield "\n"
+        node = parent
+
+
+def text_before(el: etree._Element, limit: int) -> str:
+    """Up to `limit` characters of the text that precedes `el`, in reading order."""
+    col = _Collector(limit)
+    pieces: list[str] = []
+    length = 0
+    for piece in _reverse_pieces(el):
+        pieces.append(piece)
+        length += len(piece) if not piece.isspace() else 1
+        if length >= limit:
+            break
+    for piece in reversed(pieces):
+        col.add(piece)
+    text = col.text()
+    return text[-limit:] if len(text) > limit else text
+
+
+def _is_inside(el: etree._Element, ancestor: etree._Element) -> bool:
+    node = el
+    while node is not None:
+        if node is ancestor:
+            return True
+        node = node.getparent()
+    return False
+
+
+def meta_windows(page: Page, headline_node: etree._Element | None,
+                 body_node: etree._Element | None) -> list[tuple[Window, str, int]]:
+    """(window, region, anchor) for the text around headline and body where dates and bylines sit.
+
+    Regions: "pre" (just above the headline), "head" (from the headline to a little into the body,
+    or around the body start when there is no headline near it), "foot" (just after the body).
+    `anchor` is the offset in the window's text that distances are measured from. The head window's
+    `marks["body"]` is where the body node starts when it starts inside that window.
+    Computed once per (page, headline, body): dates and bylines read the same windows.
+    """
+    cached = page.__dict__.get("_meta_windows")
+    if cached is not None and cached[0] is headline_node and cached[1] is body_node:
+        return cached[2]
+    out: list[tuple[Window, str, int]] = []
+    near_body = False
+    if headline_node is not None:
+        pre = text_before(headline_node, BEFORE_HEADLINE)
+        out.append((Window(pre), "pre", len(pre)))
+        marks = {body_node: "body"} if body_node is not None else None
+        head = text_after(headline_node, AFTER_HEADLINE, marks=marks)
+        if "body" in head.marks:
+            near_body = True
+            cut = head.marks["body"] + BODY_TOP
+            head = Window(head.text[:cut], head.marks, [t for t in head.attr_times if t[0] <= cut])
+        elif body_node is not None and _is_inside(headline_node, body_node):
+            near_body = True
+        out.append((head, "head", 0))
+    if body_node is not None:
+        if not near_body:
+            before = text_before(body_node, NO_HEADLINE_BEFORE_BODY)
+            out.append((Window(before), "head", len(before)))
+            top = text_after(body_node, BODY_TOP, include_self=True)
+            top.marks["body"] = 0
+            out.append((top, "head", 0))
+        out.append((text_after(body_node, AFTER_BODY), "foot", 0))
+    if not out:
+        out.append((text_after(page.body, NO_HEADLINE_BEFORE_BODY + BODY_TOP, include_self=True), "head", 0))
+    # Per-page memo (the Page is this page's own object; nothing is shared between pages).
+    page.__dict__["_meta_windows"] = (headline_node, body_node, out)
+    return out
