@@ -128,7 +128,8 @@ mysql_ping() { mariadb-admin --no-defaults --socket="$MYSQL_SOCKET" -uroot --con
 mysql_run_user() { if [ "$(id -u)" = 0 ]; then echo mysql; else id -un; fi; }
 
 start_mysql() {
-    if pid_alive "$MYSQL_PID" && mysql_ping >/dev/null 2>&1; then
+    if pid_alive "$MYSQL_PID"; then
+        wait_until "$MYSQL_PID" mysql_ping || fail_with_log "MariaDB (pid $(cat "$MYSQL_PID")) runs but does not answer" "$MYSQL_DIR/mariadb.log"
         say "mysql already running on 127.0.0.1:$MYSQL_PORT (reused)"
     else
         port_open "$MYSQL_PORT" && die "port $MYSQL_PORT is taken by another program (set MCRAWL_MYSQL_PORT)"
@@ -148,7 +149,7 @@ start_mysql() {
             --log-error="$MYSQL_DIR/mariadb.log" --skip-name-resolve \
             --character-set-server=utf8mb4 --collation-server=utf8mb4_unicode_ci \
             --innodb-buffer-pool-size=256M --max-connections=500 \
-            </dev/null >>"$LOGS/mariadb-stdout.log" 2>&1 &
+            </dev/null >>"$LOGS/mariadb-stdout.log" 2>&1 9>&- &
         # mariadbd writes its pid file itself once up; until then wait on the launched pid.
         echo $! >"$MYSQL_PID.launch"
         wait_until "$MYSQL_PID.launch" mysql_ping || fail_with_log "MariaDB did not start" "$MYSQL_DIR/mariadb.log"
@@ -171,7 +172,8 @@ stop_mysql() { stop_pid "$MYSQL_PID" mysql; }
 redis_ping() { [ "$(redis-cli -h 127.0.0.1 -p "$REDIS_PORT" ping 2>/dev/null)" = PONG ]; }
 
 start_redis() {
-    if pid_alive "$REDIS_PID" && redis_ping; then
+    if pid_alive "$REDIS_PID"; then
+        wait_until "$REDIS_PID" redis_ping || fail_with_log "Redis (pid $(cat "$REDIS_PID")) runs but does not answer" "$LOGS/redis.log"
         say "redis already running on 127.0.0.1:$REDIS_PORT (reused)"
         return 0
     fi
@@ -191,7 +193,7 @@ appendfsync everysec
 save ""
 EOF
     say "starting Redis on 127.0.0.1:$REDIS_PORT"
-    setsid nohup redis-server "$REDIS_DIR/redis.conf" </dev/null >>"$LOGS/redis.log" 2>&1 &
+    setsid nohup redis-server "$REDIS_DIR/redis.conf" </dev/null >>"$LOGS/redis.log" 2>&1 9>&- &
     echo $! >"$REDIS_PID"
     wait_until "$REDIS_PID" redis_ping || fail_with_log "Redis did not start" "$LOGS/redis.log"
 }
@@ -227,7 +229,8 @@ es_dist() {
 }
 
 start_es() {
-    if pid_alive "$ES_PID" && es_ping; then
+    if pid_alive "$ES_PID"; then
+        wait_until "$ES_PID" es_ping || fail_with_log "Elasticsearch (pid $(cat "$ES_PID")) runs but does not answer" "$LOGS/elasticsearch.log"
         say "elasticsearch already running on 127.0.0.1:$ES_PORT (reused)"
         return 0
     fi
@@ -243,7 +246,7 @@ start_es() {
         -Dio.netty.recycler.maxCapacityPerThread=0 \
         -Dlog4j.shutdownHookEnabled=false -Dlog4j2.disable.jmx=true \
         -cp "$dist/lib/*" org.mcrawl.esnode.EsNode "$ES_DIR/home" "$dist/modules" "$ES_PORT" "$ES_TRANSPORT_PORT" \
-        </dev/null >>"$LOGS/elasticsearch.log" 2>&1 &
+        </dev/null >>"$LOGS/elasticsearch.log" 2>&1 9>&- &
     echo $! >"$ES_PID"
     wait_until "$ES_PID" es_ping || fail_with_log "Elasticsearch did not start" "$LOGS/elasticsearch.log"
 }
@@ -286,6 +289,13 @@ main() {
     [ ${#names[@]} -gt 0 ] || names=("${ALL_SERVICES[@]}")
     check_names "${names[@]}"
     mkdir -p "$LOGS"
+    if [ "$cmd" != status ]; then
+        # One start/stop at a time per services dir: test runs of several people (or CI) may call
+        # `start` together, and a fault test may `restart redis` meanwhile.
+        # The servers are started with fd 9 closed (9>&-) so that they do not hold the lock forever.
+        exec 9>"$SERVICES_DIR/services.lock"
+        flock -w 900 9 || die "another services.sh holds $SERVICES_DIR/services.lock for 15 minutes"
+    fi
     case $cmd in
         start)
             ensure_packages "${names[@]}"
