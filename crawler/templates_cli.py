@@ -53,7 +53,8 @@ def _mapping(path: str | None, field: str) -> dict[str, str]:
     return out
 
 
-def describe(library, nodes: bool = False, out=sys.stdout) -> None:
+def describe(library, nodes: bool = False, out=None) -> None:
+    out = out or sys.stdout
     for t in library:
         slots = ", ".join(f"{name}=node {s.node} <{t.keys[s.node]}> ({s.source}, agreement {s.agreement:.2f}"
                           + (f", {len(s.drop_lines)} template lines dropped" if s.drop_lines else "") + ")"
