@@ -58,7 +58,7 @@ class NodeStats:
 
 
 def compute_stats(root: etree._Element, lang: str | None = None) -> NodeStats:
-    nodes = [el for el in root.iter() if isinstance(el.tag, str)]
+    nodes = list(root.iter(etree.Element))  # elements only: no comments or processing instructions
     index = {el: i for i, el in enumerate(nodes)}
     n = len(nodes)
     parent = [-1] * n

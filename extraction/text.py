@@ -97,8 +97,8 @@ def has_stopword(text: str, lang: str | None = None) -> bool:
     if "/" in text or "@" in text or "www." in text:
         # Addresses are not prose, and the stopword lists hold "com", "www", country codes.
         text = _ADDRESS.sub(" ", text)
-    for word in _LATIN_WORD.findall(text):
-        if word.lower() in ws:
+    for match in _LATIN_WORD.finditer(text):  # lazily: prose usually has a stopword in its first words
+        if match.group().lower() in ws:
             return True
     if CJK_CHAR.search(text) is None and _KANA.search(text) is None:
         return False
