@@ -242,6 +242,31 @@ def test_services_refuses_a_port_taken_by_another_program(tmp_path):
     assert not (tmp_path / "env").exists()
 
 
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_concurrent_starts_share_one_server_and_release_the_lock(tmp_path):
+    """Two `start`s at once (two test runs, or CI beside a developer) get one Redis, and the started
+    server must not keep the script's lock: a later `stop` must not wait for it."""
+    env = {**os.environ, "MCRAWL_SERVICES_DIR": str(tmp_path / "svc"), "MCRAWL_SERVICES_ENV": str(tmp_path / "env"),
+           "MCRAWL_REDIS_PORT": str(_free_port())}
+    both = [subprocess.Popen(["bash", str(SERVICES_SH), "start", "redis"], env=env, text=True,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(2)]
+    try:
+        outputs = [p.communicate(timeout=60)[1] for p in both]
+        assert [p.returncode for p in both] == [0, 0], outputs
+        assert sum("starting Redis" in o for o in outputs) == 1, outputs
+        assert sum("(reused)" in o for o in outputs) == 1, outputs
+    finally:
+        stop = subprocess.run(["bash", str(SERVICES_SH), "stop", "redis"], env=env, capture_output=True,
+                              text=True, timeout=30)
+    assert stop.returncode == 0, stop.stderr
+    assert "redis stopped" in stop.stderr
+
+
 def test_services_shows_the_log_tail_when_a_server_fails_to_start(tmp_path):
     # Redis rejects this port number at startup: the script must say so and show Redis's own words.
     result = _services("start", "redis", timeout=60, env={
