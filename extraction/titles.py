@@ -154,9 +154,10 @@ def strip_site_name(title: str, site_names: list[str] | None = None) -> str:
     """The headline part of a <title>: parts naming the site dropped, the longest part kept."""
     title = normalize_space(title)
     parts = split_title(title)
-    if len(parts) <= 1:
-        return title
     names = site_names or []
+    if len(parts) <= 1:
+        # A <title> that is the site's name and nothing else holds no headline.
+        return "" if _norm(title) in names else title
     kept = [p for p in parts if not _is_site_part(p, names)] or parts
     return max(kept, key=len)
 
