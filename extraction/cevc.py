@@ -57,7 +57,9 @@ class NodeStats:
         return [self.index[c] for c in self.nodes[i] if isinstance(c.tag, str)]
 
 
-def compute_stats(root: etree._Element, lang: str | None = None) -> NodeStats:
+def compute_stats(root: etree._Element, lang: str | None = None, *, stopwords: bool = True) -> NodeStats:
+    """Per-element figures of the tree under `root`. With stopwords=False every non-link character
+    counts as valid (the fallback for text in a language without a stopword list)."""
     nodes = list(root.iter(etree.Element))  # elements only: no comments or processing instructions
     index = {el: i for i, el in enumerate(nodes)}
     n = len(nodes)
@@ -90,7 +92,7 @@ def compute_stats(root: etree._Element, lang: str | None = None) -> NodeStats:
                 if link:
                     link_chars[i] += c
                 else:
-                    valid[i] += valid_char_count(text, lang)
+                    valid[i] += valid_char_count(text, lang) if stopwords else c
         tail = el.tail
         if tail and pi >= 0:
             c = char_count(tail)
@@ -99,7 +101,7 @@ def compute_stats(root: etree._Element, lang: str | None = None) -> NodeStats:
                 if in_link[pi]:
                     link_chars[pi] += c
                 else:
-                    valid[pi] += valid_char_count(tail, lang)
+                    valid[pi] += valid_char_count(tail, lang) if stopwords else c
     own_valid = valid[:]
     # Reverse pass: add each subtree's totals to its parent.
     for i in range(n - 1, 0, -1):
@@ -252,7 +254,12 @@ def render(stats: NodeStats, top: int, skip: set[int]) -> str:
 
 def extract_body(page: Page, alpha: float = ALPHA) -> BodyResult:
     body = page.body
-    stats = compute_stats(body, page_language(page.lang))
+    lang = page_language(page.lang)
+    stats = compute_stats(body, lang)
+    if stats.nodes and stats.valid[0] == 0 and stats.chars[0] > stats.link_chars[0]:
+        # No stopword anywhere: a language none of the lists covers (Thai, Amharic...) or a page
+        # without prose. Non-link characters stand in for valid ones rather than returning nothing.
+        stats = compute_stats(body, lang, stopwords=False)
     if not stats.nodes or stats.valid[0] == 0:
         return BodyResult(None, "")
     i, split = descend(stats, 0, alpha)

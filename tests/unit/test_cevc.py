@@ -164,3 +164,13 @@ def test_blog_post_in_gb18030_with_comments():
             "<div class='articalContent'>" + "".join(f"<p>{p}</p>" for p in paras) + "</div>"
             f"<div id='comment_list'>{comments}</div></body></html>").encode("gb18030")
     assert extract(html).articleBody.split("\n") == paras
+
+
+def test_language_without_stopword_list_falls_back_to_plain_text():
+    # Thai, no lang attribute: no stopword list matches, non-link text still finds the article.
+    paras = ["กรุงเทพมหานครประกาศขยายเส้นทางรถประจำทางสายใหม่จำนวนสิบสองสายภายในปีหน้า",
+             "เจ้าหน้าที่กล่าวว่าแผนนี้อยู่ระหว่างการพิจารณามานานกว่าสองปีและจะใช้งบประมาณจากหลายแหล่ง"]
+    html = ("<html><head><meta charset='utf-8'><title>ข่าว</title></head><body>"
+            + "".join(f"<a href='/{i}'>หมวด{i}</a>" for i in range(10))
+            + "<div class='x'>" + "".join(f"<p>{p}</p>" for p in paras) + "</div></body></html>").encode("utf-8")
+    assert body_of(html).split("\n") == paras
