@@ -52,6 +52,9 @@ def _labelled(pattern: re.Pattern[str], text: str, need_colon: bool = False) -> 
             continue
         if need_colon and ":" not in sep and "：" not in sep:
             continue
+        rest = text[m.start("v"):m.start("v") + 80].split(maxsplit=1)
+        if rest and _URLISH.search(rest[0]):
+            continue  # "来源：http://…": a link, not a name
         value = _clean(m.group("v"))
         if value:
             return value
