@@ -75,6 +75,12 @@ def start_farm(pages: list[tuple[str, bytes]], sites: int, repeat: int):
     return farms, urls
 
 
+def es_cpu_ms(index) -> float:
+    """CPU time used so far by the Elasticsearch node(s) (JVM process), from the node stats API."""
+    stats = index.client.nodes.stats(metric="process")
+    return float(sum(n["process"]["cpu"]["total_in_millis"] for n in stats["nodes"].values()))
+
+
 def drop_index(index) -> None:
     """Delete the run's indices by name (ES refuses wildcard deletes by default) and its template."""
     client = index.client.options(ignore_status=404)
@@ -133,11 +139,16 @@ def run(args: argparse.Namespace) -> int:
         cmd = [sys.executable, "-m", "crawler.cli", "worker", "--concurrency", str(args.concurrency),
                "--until-idle", "--idle-grace", "1", "--no-robots", "--json", "--batch", "50"]
         load_before = [round(x, 2) for x in os.getloadavg()]
+        es_cpu_before = es_cpu_ms(index)
+        farm_cpu_before = os.times()
         started = time.monotonic()
         procs = [subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
                  for _ in range(args.workers)]
         outs = [p.communicate(timeout=1800)[0] for p in procs]
         wall = time.monotonic() - started - 1.0  # the workers' idle grace at the end is not work
+        farm_cpu_end = os.times()
+        es_cpu = (es_cpu_ms(index) - es_cpu_before) / 1000.0
+        farm_cpu = (farm_cpu_end.user - farm_cpu_before.user) + (farm_cpu_end.system - farm_cpu_before.system)
         stats = [json.loads(o.strip().splitlines()[-1]) for o in outs]
         refresh = getattr(index, "refresh", None)
         if refresh:
@@ -153,6 +164,12 @@ def run(args: argparse.Namespace) -> int:
         queues.details.clear()
     indexed = sum(s["indexed"] for s in stats)
     invalid = sum(s["invalid"] for s in stats)
+    pages_done = max(indexed + invalid, 1)
+    # CPU spent per page by each party; with the machine to themselves, 2 cores could do
+    # cores * 1000 / (sum of these) pages per second: a load-independent capacity figure.
+    cpu_per_page = {"workers": round(1000 * sum(s["process_cpu_s"] for s in stats) / pages_done, 1),
+                    "elasticsearch": round(1000 * es_cpu / pages_done, 1),
+                    "site_farm": round(1000 * farm_cpu / pages_done, 1)}
     split = {k: sum(s[k] for s in stats) for k in ("fetch_s", "extract_s", "index_s")}
     extract_cpu = sum(s.get("extract_cpu_s", 0.0) for s in stats)
     busy = sum(split.values()) or 1.0
@@ -169,6 +186,8 @@ def run(args: argparse.Namespace) -> int:
         "split_pct": {k: round(100 * v / busy, 1) for k, v in split.items()},
         "invalid_reasons": {k: v for s in stats for k, v in s["invalid_reasons"].items()},
         "extract_cpu_ms_per_page": round(1000 * extract_cpu / max(indexed + invalid, 1), 1),
+        "cpu_ms_per_page": cpu_per_page,
+        "cpu_bound_capacity_per_s": round(os.cpu_count() * 1000 / sum(cpu_per_page.values()), 1),
         "load_avg_before": load_before, "load_avg_after": [round(x, 2) for x in os.getloadavg()],
     }
     if args.json:
@@ -182,6 +201,8 @@ def run(args: argparse.Namespace) -> int:
         print("  time split (thread-seconds): " + ", ".join(
             f"{k[:-2]} {split[k]:.1f} s ({report['split_pct'][k]}%)" for k in split))
         print(f"  extraction CPU per page: {report['extract_cpu_ms_per_page']} ms (thread CPU time, no GIL waits)")
+        print(f"  CPU per page: {cpu_per_page} ms -> capacity of {os.cpu_count()} otherwise idle cores: "
+              f"{report['cpu_bound_capacity_per_s']} pages/s (derived, not measured)")
         print(f"  invalid reasons: {report['invalid_reasons']}")
         print(f"  machine: {report['machine']}; load average before/after: {load_before} / {report['load_avg_after']}")
     return 0

@@ -131,6 +131,7 @@ class Worker:
     def run(self, *, until_idle: bool = False, idle_grace_s: float = 2.0, max_items: int = 0,
             progress=None) -> dict:
         """Work until stopped (or, with `until_idle`, until the queue stays empty for idle_grace_s)."""
+        cpu_start = os.times()
         threads = [threading.Thread(target=self._thread_main, args=(max_items,), name=f"worker-{i}", daemon=True)
                    for i in range(self.concurrency)]
         for t in threads:
@@ -162,7 +163,10 @@ class Worker:
                 t.join(timeout=60)
             self._flush(force=True)
             self._write_log()
-        return self.stats.snapshot()
+        cpu_end = os.times()
+        snapshot = self.stats.snapshot()
+        snapshot["process_cpu_s"] = round((cpu_end.user - cpu_start.user) + (cpu_end.system - cpu_start.system), 3)
+        return snapshot
 
     def stop(self) -> None:
         self.stop_event.set()
