@@ -33,8 +33,14 @@ _NOT_NAMES = frozenset("未知 佚名 匿名 unknown admin administrator anonymo
 # A name right after the date on the meta line, unlabelled ("2019-09-26 10:56:28 证券时报网").
 _AFTER_DATE_NAME = re.compile(r"[\s·•|｜]{0,3}\n?[\s·•|｜]{0,3}(?P<v>[\u4e00-\u9fff][\u4e00-\u9fffA-Za-z]{1,14})(?![\u4e00-\u9fffA-Za-z\d])")
 _EN_SOURCE_RE = re.compile(r"(?:^|\b)(?:Source|Via)\s?:\s?(?P<v>[A-Z][\w&.'’ -]{1,50}?)(?=$|\s[|·•]|\n|,|\s\d)", re.M)
-_NAME = r"[A-Z][\w.'’-]*(?:\s(?:[A-Z][\w.'’-]*|de|da|van|von|der|bin|al|and|&)){0,5}"
-_BY_RE = re.compile(rf"(?:^|[\s(|·•])(?:[Bb]y|BY|Written by|Posted by|Author:|Reporter:)\s+(?P<v>{_NAME})")
+# Capitalised words after "By", stopping at the words that follow bylines on real pages (a month,
+# share buttons, "Updated").
+_NOT_NAME_WORD = (r"(?!(?i:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+                  r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|mon(?:day)?|tue(?:s(?:day)?)?|"
+                  r"wed(?:nesday)?|thu(?:rs(?:day)?)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?|"
+                  r"facebook|twitter|email|e-mail|share|follow|updated|published|posted|photo|staff writer)\b)")
+_NAME = (rf"{_NOT_NAME_WORD}[A-Z][\w.'’-]*(?:\s(?:{_NOT_NAME_WORD}[A-Z][\w.'’-]*|de|da|van|von|der|bin|al|and|&)){{0,5}}")
+_BY_RE = re.compile(rf"(?:^|[\s(|·•])(?:[Bb]y|BY|Written by|Posted by|Author|Reporter)\s?:?\s+(?P<v>{_NAME})")
 _URLISH = re.compile(r"https?:|www\.|\.(?:com|cn|net|org|html?)\b|@", re.I)
 _TRIM = " \t\r\n:：,，.。;；|｜/／-—·•()（）[]【】<>《》\"'“”‘’"
 _AUTHOR_HINT = etree.XPath("descendant::*[@rel='author' or @itemprop='author' or contains(@class,'byline')"
