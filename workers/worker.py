@@ -240,6 +240,7 @@ class Worker:
             with self.stats.lock:
                 self.stats.invalid[reason] += 1
             self.stats.count(channel_id, "invalid")
+            self.stats.count(channel_id, "reason:" + reason)
             log.debug("invalid %s: %s", url, "; ".join(result.reasons))
             self._finish([claim])
             return
@@ -368,12 +369,15 @@ class Worker:
         if self.store is None:
             return
         for channel_id, counts in pending.items():
-            if not any(counts.values()):
+            if not (counts["extracted"] or counts["invalid"] or counts["errors"]):
                 continue
+            reasons = ", ".join(f"{k[len('reason:'):]}: {n}" for k, n in counts.most_common()
+                                if k.startswith("reason:"))
             try:
                 self.store.log_crawl(channel_id, "extract",
                                      f"worker {self.worker_id}: extracted {counts['extracted']}, "
-                                     f"invalid {counts['invalid']}, errors {counts['errors']}",
+                                     f"invalid {counts['invalid']}{f' ({reasons})' if reasons else ''}, "
+                                     f"errors {counts['errors']}",
                                      extracted=counts["extracted"], invalid=counts["invalid"],
                                      errors=counts["errors"])
             except Exception as exc:

