@@ -218,6 +218,8 @@ es_dist() {
     dist=$ES_DIR/dist-$hash
     if [ ! -f "$dist/.complete" ]; then
         say "building the Elasticsearch node from Maven Central jars (first time: a minute or two)"
+        # From a clean target/: jars of an earlier version left in target/lib would clash.
+        rm -rf "$ES_PROJECT/target"
         (cd "$ES_PROJECT" && mvn -q -B package) >"$LOGS/es-build.log" 2>&1 \
             || fail_with_log "building deploy/elasticsearch with Maven failed" "$LOGS/es-build.log"
         rm -rf "$dist"
