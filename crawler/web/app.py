@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo
 
 from flask import Flask, jsonify, render_template, request
 from flask_wtf.csrf import CSRFProtect, CSRFError
-from werkzeug.serving import make_server
+from werkzeug.serving import WSGIRequestHandler, make_server
 
 from crawler.config import Settings
 from crawler.web.backends import Backends
@@ -91,10 +91,18 @@ def backends(app: Flask | None = None) -> Backends:
     return (app or current_app).extensions["mcrawl_backends"]
 
 
+class _QuietHandler(WSGIRequestHandler):
+    """No line per request on stderr: the console runs inside `mcrawl demo` and benchmarks,
+    whose own output it would drown; errors are still logged."""
+
+    def log_request(self, code="-", size="-") -> None:
+        pass
+
+
 class _ServerThread(threading.Thread):
     def __init__(self, app: Flask, host: str, port: int):
         super().__init__(name="mcrawl-web", daemon=True)
-        self.server = make_server(host, port, app, threaded=True)
+        self.server = make_server(host, port, app, threaded=True, request_handler=_QuietHandler)
 
     def run(self) -> None:
         self.server.serve_forever()
