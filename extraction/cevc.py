@@ -32,6 +32,12 @@ SPLIT_RATIO = 0.75
 # In a split body, children from the first to the last one with this share of the largest are kept.
 SPLIT_KEEP = 0.3
 MERGE_SIBLINGS = True
+# A list of at least this many items, this share of them holding a link, and this link density
+# overall is a teaser list (see teaser_lists).
+TEASER_LISTS = True
+TEASER_MIN_ITEMS = 4
+TEASER_LINKED_SHARE = 0.8
+TEASER_MIN_LINK_DENSITY = 0.1
 
 
 @dataclass
@@ -116,6 +122,10 @@ def compute_stats(root: etree._Element, lang: str | None = None, *, stopwords: b
     wrapper_share = WRAPPER_SHARE * valid[0] if n else 0
     noise = [flag and (valid[i] < wrapper_share or is_comment_block(nodes[i].get("class"), nodes[i].get("id")))
              for i, flag in enumerate(noise)]
+    if TEASER_LISTS:
+        for i in teaser_lists(nodes, parent, chars, link_chars):
+            if valid[i] < wrapper_share:
+                noise[i] = True
     if any(noise):
         valid = own_valid
         for i in range(n - 1, 0, -1):
@@ -131,6 +141,25 @@ def weighted(stats: NodeStats, i: int, power: float = 2.0) -> float:
     if not stats.chars[i]:
         return 0.0
     return stats.valid[i] * (1.0 - stats.link_chars[i] / stats.chars[i]) ** power
+
+
+def teaser_lists(nodes: list, parent: list[int], chars: list[int], link_chars: list[int]) -> list[int]:
+    """Lists whose items nearly all carry a link: headline-plus-excerpt teasers ("breaking news",
+    "more stories"). Their excerpts are prose with stopwords, so valid characters alone favour
+    them; the repeated linked item is what gives them away (the list-noise idea of tag-path
+    clustering: many sibling records of one shape, each led by a link)."""
+    items: dict[int, list[int]] = {}
+    for i, el in enumerate(nodes):
+        if el.tag == "li" and parent[i] >= 0 and chars[i]:
+            items.setdefault(parent[i], []).append(i)
+    out = []
+    for lst, lis in items.items():
+        if len(lis) < TEASER_MIN_ITEMS or nodes[lst].tag not in ("ul", "ol"):
+            continue
+        linked = sum(1 for i in lis if link_chars[i])
+        if linked >= TEASER_LINKED_SHARE * len(lis) and link_chars[lst] >= TEASER_MIN_LINK_DENSITY * chars[lst]:
+            out.append(lst)
+    return out
 
 
 def descend(stats: NodeStats, start: int = 0, alpha: float = ALPHA, *, power: float = LINK_POWER,

@@ -1,7 +1,6 @@
 """CEVC body extraction on small pages written for the purpose (English and Chinese)."""
 from extraction.cevc import compute_stats, descend, extract_body
 from extraction.dom import load_page
-from extraction.pipeline import extract
 
 EN_PARAS = [
     "The city council voted on Tuesday to expand the bus network, a decision that will add twelve new routes by the end of next year.",
@@ -39,7 +38,7 @@ def test_chinese_article_in_gbk():
     html = (("<html><head><meta charset='gb2312'><title>新闻</title></head><body>" + nav(10, "频道")
              + "<div id='wrap'><div class='text'>" + "".join(f"<p>{p}</p>" for p in ZH_PARAS)
              + "</div></div></body></html>").encode("gbk"))
-    assert extract(html).articleBody.split("\n") == ZH_PARAS
+    assert body_of(html).split("\n") == ZH_PARAS
 
 
 def test_link_heavy_list_with_prose_like_titles_loses():
@@ -149,7 +148,7 @@ def test_old_gbk_portal_with_table_layout_and_br_paragraphs():
             f"<font size=2>2004-06-12 10:10:20 来源：本报</font><br><font size=3>{article}</font></td>"
             f"<td width=200 valign=top><table>{related}</table></td></tr></table>"
             "<table><tr><td>版权所有 &copy; 2004 某某新闻网 联系我们</td></tr></table></body></html>").encode("gbk")
-    body = extract(html).articleBody
+    body = body_of(html)
     for p in ZH_PARAS:
         assert p in body
     assert "常务会议" not in body and "栏目" not in body and "版权所有" not in body
@@ -163,7 +162,7 @@ def test_blog_post_in_gb18030_with_comments():
             "<div id='blog_nav'><a href='/'>首页</a><a href='/list'>博文目录</a><a href='/pic'>图片</a></div>"
             "<div class='articalContent'>" + "".join(f"<p>{p}</p>" for p in paras) + "</div>"
             f"<div id='comment_list'>{comments}</div></body></html>").encode("gb18030")
-    assert extract(html).articleBody.split("\n") == paras
+    assert body_of(html).split("\n") == paras
 
 
 def test_language_without_stopword_list_falls_back_to_plain_text():
@@ -174,3 +173,22 @@ def test_language_without_stopword_list_falls_back_to_plain_text():
             + "".join(f"<a href='/{i}'>หมวด{i}</a>" for i in range(10))
             + "<div class='x'>" + "".join(f"<p>{p}</p>" for p in paras) + "</div></body></html>").encode("utf-8")
     assert body_of(html).split("\n") == paras
+
+
+def test_teaser_list_of_linked_headlines_with_excerpts_loses():
+    # Each item: a linked headline and an excerpt that is prose (stopwords and all), more text in
+    # total than the article; the linked-record shape marks it as a list.
+    teasers = "<div class='ticker'><ul>" + "".join(
+        f"<li><a href='/s{i}'>Story {i} headline here</a> NEW YORK: This is the opening of another story "
+        f"that the site wants you to read next, and it goes on for a while {i}.</li>" for i in range(8)
+    ) + "</ul></div>"
+    html = page(f"<div class='left'>{teasers}<div class='body'>{''.join(f'<p>{p}</p>' for p in EN_PARAS)}</div></div>")
+    assert body_of(html).split("\n") == EN_PARAS
+
+
+def test_bulleted_list_inside_the_article_is_kept():
+    items = ["Twelve new routes by the end of next year", "Buses every ten minutes at peak times",
+             "Free transfers between all the lines"]
+    html = page("<div class='body'>" + "".join(f"<p>{p}</p>" for p in EN_PARAS[:2])
+                + "<ul>" + "".join(f"<li>{x}</li>" for x in items) + "</ul>" + f"<p>{EN_PARAS[2]}</p></div>")
+    assert body_of(html).split("\n") == EN_PARAS[:2] + items + EN_PARAS[2:]
