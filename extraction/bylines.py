@@ -43,9 +43,6 @@ _NAME = (rf"{_NOT_NAME_WORD}[A-Z][\w.'’-]*(?:\s(?:{_NOT_NAME_WORD}[A-Z][\w.'�
 _BY_RE = re.compile(rf"(?:^|[\s(|·•])(?:[Bb]y|BY|Written by|Posted by|Author|Reporter)\s?:?\s+(?P<v>{_NAME})")
 _URLISH = re.compile(r"https?:|www\.|\.(?:com|cn|net|org|html?)\b|@", re.I)
 _TRIM = " \t\r\n:：,，.。;；|｜/／-—·•()（）[]【】<>《》\"'“”‘’"
-_AUTHOR_HINT = etree.XPath("descendant::*[@rel='author' or @itemprop='author' or contains(@class,'byline')"
-                           " or contains(@class,'author') or contains(@id,'author') or contains(@class,'Author')]")
-_HINT_LEVELS = 3  # how far above the headline the byline-class search starts
 _LAST_NAME_JOINERS = {"and", "&"}
 
 
@@ -133,36 +130,25 @@ def _after_date_name(page: Page, headline_node, body_node) -> str | None:
     return None
 
 
-def _head_text(page: Page, headline_node, body_node) -> str:
-    for win, region, _anchor in meta_windows(page, headline_node, body_node):
-        if region == "head":
-            return win.text[: win.marks["body"]] if "body" in win.marks else win.text
-    return ""
-
-
 def _from_markup(page: Page, headline_node, body_node) -> str | None:
-    head_text = _head_text(page, headline_node, body_node)
-    if not head_text:
-        return None
-    scope = headline_node
-    for _ in range(_HINT_LEVELS):
-        if scope is None or scope.getparent() is None:
-            break
-        scope = scope.getparent()
-    if scope is None:
-        return None
-    for el in _AUTHOR_HINT(scope)[:10]:
-        text = normalize_space(el.text_content())
-        # Only a byline on the meta line under the headline (comment authors carry the same classes).
-        if not text or len(text) > 80 or " ".join(text.split()) not in " ".join(head_text.split()):
+    """A byline element (class/id/rel/itemprop author or byline) on the meta line under the headline;
+    the windows record them, so comment authors further down never come into it."""
+    for win, region, _anchor in meta_windows(page, headline_node, body_node):
+        if region != "head":
             continue
-        m = _BY_RE.search(" " + text)
-        value = m.group("v") if m else (_labelled(_AUTHOR_RE, text) or text)
-        if _CJK.search(value):
-            value = value.split()[0]  # "中国广州发布 关注": the name, then a follow button
-        value = _clean(_trim_name(value), 30)
-        if value and not re.search(r"\d", value) and len(value.split()) <= 4:
-            return value
+        for _offset, el in win.bylines[:10]:
+            text = normalize_space(el.text_content())
+            if not text or len(text) > 80:
+                continue
+            m = _BY_RE.search(" " + text)
+            value = m.group("v") if m else _labelled(_AUTHOR_RE, text)
+            if value is None:
+                # "<a>扬眼</a><span>企鹅号</span>", "中国广州发布 关注": the name is the first piece.
+                first = next((t for t in el.itertext() if t.strip()), "")
+                value = first.split()[0] if _CJK.search(first) else first
+            value = _clean(_trim_name(value), 30)
+            if value and not re.search(r"\d", value) and len(value.split()) <= 4:
+                return value
     return None
 
 

@@ -13,9 +13,13 @@ from typing import Iterator
 
 from lxml import etree
 
+import re
+
 from .dom import BLOCK_TAGS, Page
 
-MAX_ELEMENTS = 800  # per window: an empty link farm cannot make a window walk the page
+MAX_ELEMENTS = 400  # per window: an empty link farm cannot make a window walk the page
+
+_BYLINE_HINT = re.compile(r"author|byline|writer|reporter|zuozhe", re.I)
 
 # The windows searched for dates and bylines, in characters of visible text.
 BEFORE_HEADLINE = 200  # a dateline above the headline
@@ -31,6 +35,8 @@ class Window:
     marks: dict[str, int] = field(default_factory=dict)  # mark name -> offset where that element starts
     # (offset, value, says "published") of <time datetime> / itemprop=datePublished met in the window
     attr_times: list[tuple[int, str, bool]] = field(default_factory=list)
+    # (offset, element) of elements named like a byline (class/id/rel/itemprop author, byline)
+    bylines: list[tuple[int, etree._Element]] = field(default_factory=list)
 
 
 def _tag(el) -> str:
@@ -50,7 +56,8 @@ def _stamp(el) -> tuple[str, bool] | None:
 
 
 class _Collector:
-    def __init__(self, limit: int):
+    def __init__(self, limit: int, hints: bool = False):
+        self.hints: list[tuple[int, etree._Element]] | None = [] if hints else None
         self.parts: list[str] = []
         self.length = 0
         self.limit = limit
@@ -88,39 +95,52 @@ class _Collector:
 def _forward(col: _Collector, start: list, marks: dict) -> None:
     """Emit text in document order from a stack of pending actions (LIFO)."""
     stack = start
-    while stack and not col.full:
+    add = col.add
+    hints = col.hints
+    while stack and col.length < col.limit and col.visited < MAX_ELEMENTS:
         kind, item = stack.pop()
         if kind == "s":
-            col.add(item)
+            if item:
+                add(item)
             continue
         el = item  # kind "e": element with its tail; "n": without (the walk's starting element)
         col.visited += 1
-        tag = _tag(el)
-        name = marks.get(el)
-        if name is not None and name not in col.marks:
-            col.marks[name] = col.length
-        stamp = _stamp(el) if tag else None
-        if stamp is not None:
-            col.attr_times.append((col.length, stamp[0], stamp[1]))
+        tag = el.tag
+        if not isinstance(tag, str):  # comment or processing instruction: only its tail is text
+            if kind == "e" and el.tail:
+                stack.append(("s", el.tail))
+            continue
+        if marks:
+            name = marks.get(el)
+            if name is not None and name not in col.marks:
+                col.marks[name] = col.length
+        prop = el.get("itemprop")
+        if tag == "time" or prop:
+            stamp = _stamp(el)
+            if stamp is not None:
+                col.attr_times.append((col.length, stamp[0], stamp[1]))
+        if hints is not None:
+            hint = f"{el.get('class') or ''} {el.get('id') or ''} {el.get('rel') or ''} {prop or ''}"
+            if len(hint) > 3 and _BYLINE_HINT.search(hint):
+                hints.append((col.length, el))
         block = tag in BLOCK_TAGS
         # Pushed in reverse of emission: "\n", text, children, "\n", tail.
-        if kind == "e":
+        if kind == "e" and el.tail:
             stack.append(("s", el.tail))
         if block:
             stack.append(("s", "\n"))
-        if tag:
-            for child in reversed(el):
-                stack.append(("e", child))
+        for child in reversed(el):
+            stack.append(("e", child))
         if block:
-            col.add("\n")
-        if tag:
-            col.add(el.text)
+            add("\n")
+        if el.text:
+            add(el.text)
 
 
 def text_after(el: etree._Element, limit: int, *, include_self: bool = False,
-               marks: dict[etree._Element, str] | None = None) -> Window:
+               marks: dict[etree._Element, str] | None = None, byline_hints: bool = False) -> Window:
     """Up to `limit` characters of the text that follows `el`'s start (include_self) or its end."""
-    col = _Collector(limit)
+    col = _Collector(limit, byline_hints)
     marks = marks or {}
     if include_self:
         _forward(col, [("n", el)], marks)
@@ -137,7 +157,7 @@ def text_after(el: etree._Element, limit: int, *, include_self: bool = False,
             col.add("\n")
         col.add(parent.tail)
         node = parent
-    return Window(col.text()[: limit + 200], col.marks, col.attr_times)
+    return Window(col.text()[: limit + 200], col.marks, col.attr_times, col.hints or [])
 
 
 def _sibling_stack(node: etree._Element) -> list:
@@ -235,11 +255,12 @@ def meta_windows(page: Page, headline_node: etree._Element | None,
         pre = text_before(headline_node, BEFORE_HEADLINE)
         out.append((Window(pre), "pre", len(pre)))
         marks = {body_node: "body"} if body_node is not None else None
-        head = text_after(headline_node, AFTER_HEADLINE, marks=marks)
+        head = text_after(headline_node, AFTER_HEADLINE, marks=marks, byline_hints=True)
         if "body" in head.marks:
             near_body = True
             cut = head.marks["body"] + BODY_TOP
-            head = Window(head.text[:cut], head.marks, [t for t in head.attr_times if t[0] <= cut])
+            head = Window(head.text[:cut], head.marks, [t for t in head.attr_times if t[0] <= cut],
+                          [h for h in head.bylines if h[0] <= head.marks["body"]])
         elif body_node is not None and _is_inside(headline_node, body_node):
             near_body = True
         out.append((head, "head", 0))
@@ -247,7 +268,7 @@ def meta_windows(page: Page, headline_node: etree._Element | None,
         if not near_body:
             before = text_before(body_node, NO_HEADLINE_BEFORE_BODY)
             out.append((Window(before), "head", len(before)))
-            top = text_after(body_node, BODY_TOP, include_self=True)
+            top = text_after(body_node, BODY_TOP, include_self=True, byline_hints=True)
             top.marks["body"] = 0
             out.append((top, "head", 0))
         out.append((text_after(body_node, AFTER_BODY), "foot", 0))

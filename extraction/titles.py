@@ -28,13 +28,16 @@ MAX_CANDIDATES = 400
 WEAK_TITLE_CHARS = 10
 
 _HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
-_TITLE_WORDS = ("title", "Title", "TITLE", "headline", "Headline", "biaoti", "subject", "topic", "heading")
-# Elements named like a title, looked for only near the body (a page-wide attribute test costs
-# milliseconds on a 3000-element page) and only when no h1–h6 matched.
-_NAMED_TITLES = etree.XPath("descendant::*[" + " or ".join(
-    f"contains(@{attr},'{w}')" for attr in ("class", "id") for w in _TITLE_WORDS) + " or @itemprop='headline']")
-# How far above the body node the search for title-named elements starts.
-NAMED_TITLE_LEVELS = 3
+# Elements named like a title, looked for only when no h1–h6 matched, and only in the elements just
+# before the body node and at its top: a page-wide attribute test costs milliseconds on big pages.
+_TITLE_NAMED = ("contains(@class,'itle') or contains(@id,'itle') or contains(@class,'eadline') or "
+                "contains(@id,'eadline') or contains(@class,'biaoti') or contains(@class,'topic') or "
+                "contains(@class,'subject') or @itemprop='headline'")
+NAMED_BEFORE_BODY = 300  # elements
+NAMED_BODY_TOP = 80
+_NAMED_BEFORE = etree.XPath(f"preceding::*[position()<={NAMED_BEFORE_BODY}][{_TITLE_NAMED}]")
+_NAMED_INSIDE = etree.XPath(f"descendant::*[position()<={NAMED_BODY_TOP}][{_TITLE_NAMED}]")
+_NAMED_ANYWHERE = etree.XPath(f"descendant::*[position()<={NAMED_BEFORE_BODY * 4}][{_TITLE_NAMED}]")
 _HEADING_RANK = {"h1": 0, "h2": 1, "h3": 2, "h4": 3, "h5": 3, "h6": 3}
 _OUTSIDE_ARTICLE = re.compile(r"(?:^|[\s_-])(?:nav|menu|footer|foot|sidebar|side|aside|logo|breadcrumb|crumb|"
                               r"related|recommend|hot|rank|comment|copyright)(?:$|[\s_-])", re.I)
@@ -196,10 +199,12 @@ def _is_inside(el: etree._Element, ancestor: etree._Element | None) -> bool:
 
 def _precedes(el: etree._Element, body: etree._Element | None) -> bool:
     """The element comes before the body node in the document (source line order; equal lines count as before)."""
-    if body is None or _is_inside(el, body):
+    if body is None:
         return False
     a, b = el.sourceline, body.sourceline
-    return a is not None and b is not None and a <= b
+    if a is None or b is None or a > b:
+        return False
+    return a < b or not _is_inside(el, body)
 
 
 def _candidates(elements, body_node: etree._Element | None):
@@ -222,14 +227,9 @@ def _candidates(elements, body_node: etree._Element | None):
 
 
 def _named_title_elements(page: Page, body_node: etree._Element | None) -> list[etree._Element]:
-    scope = body_node
-    for _ in range(NAMED_TITLE_LEVELS):
-        if scope is None or scope.getparent() is None:
-            break
-        scope = scope.getparent()
-    if scope is None:
-        scope = page.body
-    return _NAMED_TITLES(scope)
+    if body_node is None or body_node is page.body:
+        return _NAMED_ANYWHERE(page.body)
+    return _NAMED_BEFORE(body_node) + _NAMED_INSIDE(body_node)
 
 
 def _sub_texts(el: etree._Element) -> list[tuple[etree._Element, str]]:
