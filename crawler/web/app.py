@@ -23,6 +23,8 @@ _CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'
 
 def create_app(settings: Settings, web: WebConfig | None = None) -> Flask:
     """The console for the backends named in `settings`; `web` overrides the [web] settings."""
+    from crawler.web import api, auth, channels, search, status
+
     app = Flask(__name__)
     web = web or load_web_config(settings)
     app.config.update(
@@ -36,9 +38,9 @@ def create_app(settings: Settings, web: WebConfig | None = None) -> Flask:
     )
     app.json.sort_keys = False  # keep the documented field order in API answers
     app.extensions["mcrawl_backends"] = Backends(settings)
+    app.extensions["mcrawl_login_throttle"] = auth.LoginThrottle()
     CSRFProtect(app)
 
-    from crawler.web import api, auth, channels, search, status
 
     app.register_blueprint(auth.bp)
     app.register_blueprint(search.bp)

@@ -74,9 +74,13 @@ def probe_channel(channel, settings, keyword: str | None = None, *, timeout_s: f
         except FetchError as exc:
             result.first = {"url": first_url, "error": f"fetching failed: {exc}"}
             return result
-        extracted = extract(page.body, page.url, content_type=page.content_type,
-                            fetched_at=datetime.now(timezone.utc), tz=channel.tz or settings.default_tz,
-                            overrides=overrides_of(channel) or None)
+        try:
+            extracted = extract(page.body, page.url, content_type=page.content_type,
+                                fetched_at=datetime.now(timezone.utc), tz=channel.tz or settings.default_tz,
+                                overrides=overrides_of(channel) or None)
+        except Exception as exc:  # extract() promises not to raise; if it does, show it, not a 500 page
+            result.first = {"url": page.url, "error": f"extraction failed: {type(exc).__name__}: {exc}"}
+            return result
         result.first = {"url": page.url, "valid": extracted.valid, "reason": "; ".join(extracted.reasons),
                         "page_type": extracted.page_type, "method": extracted.method,
                         "title": extracted.headline, "pubdate": extracted.datePublished,

@@ -115,3 +115,18 @@ def test_web_config_from_env_and_bad_values(tmp_path):
     (tmp_path / "broken.json").write_text("{not json")
     with pytest.raises(ConfigError, match="unreadable"):
         load_web_config(settings, env={"MCRAWL_WEB_USERS": str(tmp_path / "broken.json")})
+
+
+def test_login_throttle_blocks_after_repeated_failures_then_forgets():
+    from crawler.web.auth import LoginThrottle
+
+    throttle = LoginThrottle(limit=3, window_s=60, max_clients=2)
+    for t in (0, 1, 2):
+        assert throttle.retry_after("1.2.3.4", now=t) == 0
+        throttle.failed("1.2.3.4", now=t)
+    assert throttle.retry_after("1.2.3.4", now=3) == 57  # until the first failure is 60 s old
+    assert throttle.retry_after("5.6.7.8", now=3) == 0  # other addresses are not affected
+    assert throttle.retry_after("1.2.3.4", now=61) == 0
+    throttle.failed("a", now=70)
+    throttle.failed("b", now=70)
+    assert "1.2.3.4" not in throttle._failures  # bounded memory: the oldest address went first

@@ -206,3 +206,16 @@ def test_front_page_lists_the_newest_articles(client):
     assert 'id="newest">Newest of' in text
     titles = re.findall(r'class="title" href="[^"]+">([^<]+)</a>', text)
     assert titles[:2] == ["River festival draws record crowds", "乌镇古镇迎来旅游高峰"]  # 1 and 2 days old
+
+
+def test_repeated_wrong_passwords_are_throttled(settings, indexed, queues, store):
+    from crawler.web.app import create_app
+    from tests.web.conftest import web_config
+
+    client = create_app(settings, web_config()).test_client()
+    token = csrf_token(client)
+    codes = [client.post("/login", data={"user": "admin", "password": f"guess {i}", "csrf_token": token}).status_code
+             for i in range(6)]
+    assert codes == [401] * 5 + [429]
+    right = client.post("/login", data={"user": "admin", "password": "test-password-1", "csrf_token": token})
+    assert right.status_code == 429 and int(right.headers["Retry-After"]) > 0  # even the right one waits
