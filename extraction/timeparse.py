@@ -35,6 +35,10 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("ymd", re.compile(r"(?<![\d.])(?P<y>20\d{2}|19\d{2})(?:\s?[-/.年]\s?|\s+(?=\d{1,2}[/-]\d))"
                        r"(?P<m>1[0-2]|0?[1-9])\s?[-/.月]\s?(?P<d>3[01]|[12]\d|0?[1-9])(?!\d)\s?日?" + _TIME_TAIL,
                        re.I)),
+    # 12/06/2014, 06/12/2014, 12.06.2014: day or month first by which one exceeds 12, else "/" is
+    # read month-first (US usage) and "." day-first (European usage)
+    ("num_y", re.compile(r"(?<![\d./-])(?P<a>\d{1,2})(?P<sep>[/.])(?P<b>\d{1,2})(?P=sep)(?P<y>20\d{2}|19\d{2})(?!\d)"
+                         + _TIME_TAIL, re.I)),
     # June 12, 2014 / Jun. 12 2014 10:10 GMT
     ("mdy", re.compile(r"(?<![a-z])" + _MON + r"\s?(?P<d>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?,?\s(?P<y>20\d{2}|19\d{2})(?!\d)"
                        + _TIME_TAIL, re.I)),
@@ -171,9 +175,14 @@ def find_times(text: str, now: datetime | None = None, zone: tzinfo | None = Non
 def _build(kind: str, m: re.Match[str], now_local: datetime, hints: list[date]) -> FoundTime | None:
     gd = m.groupdict()
     start, end = m.span()
-    if kind in ("ymd", "mdy", "dmy", "md_zh", "md_num"):
-        month = _MONTHS[gd["mon"][:3].lower()] if gd.get("mon") else int(gd["m"])
-        day = int(gd["d"])
+    if kind in ("ymd", "num_y", "mdy", "dmy", "md_zh", "md_num"):
+        if kind == "num_y":
+            a, b = int(gd["a"]), int(gd["b"])
+            month_first = b > 12 or (a <= 12 and gd["sep"] == "/")
+            month, day = (a, b) if month_first else (b, a)
+        else:
+            month = _MONTHS[gd["mon"][:3].lower()] if gd.get("mon") else int(gd["m"])
+            day = int(gd["d"])
         has_year = gd.get("y") is not None
         year = int(gd["y"]) if has_year else _infer_year(month, day, now_local, hints)
         if year is None:

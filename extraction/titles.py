@@ -41,6 +41,7 @@ _NAMED_ANYWHERE = etree.XPath(f"descendant::*[position()<={NAMED_BEFORE_BODY * 4
 _HEADING_RANK = {"h1": 0, "h2": 1, "h3": 2, "h4": 3, "h5": 3, "h6": 3}
 _OUTSIDE_ARTICLE = re.compile(r"(?:^|[\s_-])(?:nav|menu|footer|foot|sidebar|side|aside|logo|breadcrumb|crumb|"
                               r"related|recommend|hot|rank|comment|copyright)(?:$|[\s_-])", re.I)
+_LIST_AND_LINK_TAGS = frozenset(("a", "nav", "footer", "li", "option"))
 _WRAPPER_HINT = re.compile(r"wrap|content|main|container|article|body|page|layout", re.I)
 _NON_ARTICLE_TAGS = frozenset(("a", "nav", "footer", "aside", "li", "ul", "ol", "option", "label", "title", "head"))
 
@@ -170,17 +171,21 @@ def _heading_text(el: etree._Element) -> str:
 
 
 def _outside_article(el: etree._Element) -> bool:
-    """The element sits in navigation, a sidebar, a footer or a link (a heading there is not the article's)."""
+    """The element sits in navigation, a sidebar, a footer or a link (a heading there is not the article's).
+
+    An <h1> is judged only by the tags around it: pages have one <h1>, the headline, and some put it
+    in an <aside> or a box named "side…" for layout."""
     node = el
+    is_h1 = el.tag == "h1"
     for _ in range(8):
         if node is None:
             return False
         tag = node.tag if isinstance(node.tag, str) else ""
-        if node is not el and tag in _NON_ARTICLE_TAGS:
+        if node is not el and tag in (_LIST_AND_LINK_TAGS if is_h1 else _NON_ARTICLE_TAGS):
             return True
         hint = f"{node.get('class') or ''} {node.get('id') or ''}"
         # "content-sidebar-wrap", "main-with-sidebar" name layout wrappers around the article too.
-        if hint.strip() and _OUTSIDE_ARTICLE.search(hint) and not _WRAPPER_HINT.search(hint):
+        if not is_h1 and hint.strip() and _OUTSIDE_ARTICLE.search(hint) and not _WRAPPER_HINT.search(hint):
             return True
         node = node.getparent()
     return False

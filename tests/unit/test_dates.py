@@ -42,6 +42,9 @@ def with_meta_line(line: str, **kw) -> str | None:
     ("June 12, 2014 10:10 pm", "2014-06-12T22:10:00+08:00"),
     ("Published 12 Jun 2014 10:10 GMT", "2014-06-12T10:10:00+00:00"),
     ("2019-09-07T13:43:45+08:00", "2019-09-07T13:43:45+08:00"),
+    ("Updated 11/19/2019 10:05 AM", "2019-11-19T10:05:00+08:00"),
+    ("Veröffentlicht 19.11.2019 10:05", "2019-11-19T10:05:00+08:00"),
+    ("Posted 25/12/2019", "2019-12-25T00:00:00+08:00"),
 ])
 def test_formats_on_the_meta_line(line, expected):
     assert with_meta_line(line) == expected
