@@ -25,8 +25,7 @@ from pathlib import Path
 
 from .dom import load_page
 from .pipeline import extract_page
-from .templates.library import read_article
-from .templates.match import page_sequence, slot_text
+from .templates.match import slot_text
 from .templates.mine import load_and_mine, mine
 
 DEFAULT_BENCH = Path(os.environ.get("MCRAWL_BENCH", Path(__file__).resolve().parent.parent.parent / "shared" / "bench"))

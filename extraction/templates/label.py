@@ -24,6 +24,7 @@ from .tagseq import element_key
 MIN_AGREEMENT = 0.5  # a field is labelled only when the extractors agree on at least half the pages
 TEMPLATE_LINE_SHARE = 0.6
 CLEARLY_BETTER = 0.01
+HEADLINE_SAME_SHARE = 0.8
 SKIP_KEPT_SHARE = 0.02  # an element key is skipped when CEVC kept at most this share of its text  # a line on this share of the pages (and on 2 or more) is template text
 
 _DIGIT = re.compile(r"\d")
@@ -205,8 +206,14 @@ def label_template(template: Template, pages: Sequence[Page], seqs: Sequence[Col
     if not headline_votes:
         headline_votes = _text_votes(matches, headlines, _headline_ok)
     if headline_votes and headline_votes.most_common(1)[0][1] >= need:
-        node, count = headline_votes.most_common(1)[0]
-        auto["headline"] = Slot(field="headline", node=node, agreement=round(count / len(pages), 4))
+        node = headline_votes.most_common(1)[0][0]
+        # The slot's own text must *be* the extracted headline on most pages (the extractor may have
+        # cut a site name or a kicker off the node's text): otherwise reading it would do worse
+        # than the headline extractor, which the template path then runs instead.
+        same = sum(1 for m, h in zip(matches, headlines)
+                   if h and m.element(node) is not None and normalize_space(m.element(node).text_content()) == h)
+        if same >= HEADLINE_SAME_SHARE * len(pages):
+            auto["headline"] = Slot(field="headline", node=node, agreement=round(same / len(pages), 4))
     date_votes = _text_votes(matches, published, _date_ok)
     if date_votes and date_votes.most_common(1)[0][1] >= need:
         node, count = date_votes.most_common(1)[0]

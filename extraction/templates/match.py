@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from ..dom import Page, iter_lines_skipping, text_of
-from ..noise import is_noise_line
+from ..dom import Page, iter_lines_skipping
+from ..noise import is_noise_block, is_noise_line
 from .induce import aligned_pairs
 from .model import Template
 from .similarity import depth_weights
@@ -88,12 +88,12 @@ def slot_text(match: Match, field: str) -> tuple[str, etree._Element | None]:
 def read_text(el: etree._Element, drop_lines=(), skip_keys=()) -> str:
     """Text of `el`, one line per block, without the subtrees whose key is in `skip_keys` and
     without the lines in `drop_lines`."""
-    if skip_keys:
-        skip = frozenset(skip_keys)
-        skip_tags = frozenset(k.split(".", 1)[0] for k in skip)
-        lines = iter_lines_skipping(el, lambda node: node.tag in skip_tags and element_key(node) in skip)
-    else:
-        lines = text_of(el).split("\n")
+    # Besides the learnt keys, the template-free path's furniture test (nav, aside, share bars,
+    # captions by tag or class words) applies: such blocks turn up on pages the miner never saw.
+    skip = frozenset(skip_keys)
+    skip_tags = frozenset(k.split(".", 1)[0] for k in skip)
+    lines = iter_lines_skipping(el, lambda node: (node.tag in skip_tags and element_key(node) in skip)
+                                or is_noise_block(node))
     # The template-free path's line filter (paging, share prompts, photo credits) applies here too:
     # those lines vary from page to page, so the template's constant-line test cannot catch them.
     drop = frozenset(drop_lines)

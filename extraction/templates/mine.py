@@ -1,8 +1,9 @@
 """Mining: pages of a site -> clusters -> one labelled template per cluster -> TemplateLibrary.
 
 The steps are the package's modules in order (tagseq, repeats, similarity, cluster, induce, label).
-Feature extraction can run in worker processes for large page sets (`workers` > 1); labelling then
-re-reads only the few pages per cluster it needs.
+Pages may be mined without keeping their parsed trees (`keep_page=False`, e.g. when features are
+computed elsewhere); labelling then re-parses, through `reload`, only the few pages per cluster
+the template-free extractors run on.
 """
 from __future__ import annotations
 

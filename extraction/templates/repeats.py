@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .tagseq import TagSequence
+from .tagseq import TagSequence, subtree_ends
 
 # Longest record, in sibling subtrees, that we look for (e.g. dt+dd is 2, h3+p+div is 3).
 MAX_UNIT = 6
@@ -99,11 +99,5 @@ def collapse(seq: TagSequence, max_unit: int = MAX_UNIT) -> CollapsedSequence:
         out.signatures.append(sig[i])
         for child, child_reps in reversed(kept[i]):
             stack.append((child, me, child_reps))
-    m = len(out.codes)
-    ends = [i + 1 for i in range(m)]
-    for i in range(m - 1, 0, -1):
-        p = out.parents[i]
-        if p >= 0 and ends[i] > ends[p]:
-            ends[p] = ends[i]
-    out.ends = ends
+    out.ends = subtree_ends(out.parents)
     return out

@@ -105,10 +105,15 @@ def tag_sequence(root: etree._Element, *, with_class: bool = True, max_tokens: i
                 continue
         for child in reversed(el):
             stack.append((child, me, child_depth))
-    ends = [i + 1 for i in range(len(codes))]
-    for i in range(len(codes) - 1, 0, -1):  # pre-order: every descendant follows its ancestor
+    seq.ends = subtree_ends(parents)
+    return seq
+
+
+def subtree_ends(parents: list[int]) -> list[int]:
+    """Exclusive end of each token's subtree, from the parent links of a pre-order sequence."""
+    ends = [i + 1 for i in range(len(parents))]
+    for i in range(len(parents) - 1, 0, -1):  # pre-order: every descendant follows its ancestor
         p = parents[i]
         if p >= 0 and ends[i] > ends[p]:
             ends[p] = ends[i]
-    seq.ends = ends
-    return seq
+    return ends

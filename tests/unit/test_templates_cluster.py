@@ -8,7 +8,7 @@ import numpy as np
 from extraction.dom import load_page
 from extraction.templates.cluster import cluster_pages, purity
 from extraction.templates.mine import mine_page
-from extraction.templates.similarity import (estimated_jaccard, features, minhash, similarity,
+from extraction.templates.similarity import (estimated_jaccard, minhash, similarity,
                                              weighted_lcs)
 from tests.unit.test_templates_pages import blog_page, news_page
 
