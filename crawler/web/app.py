@@ -37,6 +37,7 @@ def create_app(settings: Settings, web: WebConfig | None = None) -> Flask:
         WTF_CSRF_TIME_LIMIT=None,  # tied to the session instead, which expires on its own
     )
     app.json.sort_keys = False  # keep the documented field order in API answers
+    app.json.ensure_ascii = False  # Chinese text as UTF-8, not \u escapes
     app.extensions["mcrawl_backends"] = Backends(settings)
     app.extensions["mcrawl_login_throttle"] = auth.LoginThrottle()
     CSRFProtect(app)
