@@ -123,6 +123,8 @@ def _text_beside_anchor(block: etree._Element, anchors: Anchors, lengths: dict) 
     10 April 2020") has none, a first post has its content."""
     lines: set = set()
     for anchor in anchors.nodes:
+        if anchor is block:
+            return 0.0  # the block is nothing but its time line
         if block not in anchor.iterancestors():
             continue
         line = anchor
@@ -134,8 +136,9 @@ def _text_beside_anchor(block: etree._Element, anchors: Anchors, lengths: dict) 
     return lengths.get(block, 0) - sum(lengths.get(line, 0) for line in lines)
 
 
-def _own_text(records: list[etree._Element], lengths: dict) -> float:
-    return sum(lengths.get(r, 0) for r in records) / max(1, len(records))
+def _own_text(records: list[etree._Element], anchors: Anchors, lengths: dict) -> float:
+    """Mean text per record outside its time line: posts say something, dated link lists do not."""
+    return sum(_text_beside_anchor(r, anchors, lengths) for r in records) / max(1, len(records))
 
 
 def find_records(page: Page) -> tuple[list[etree._Element], Anchors, dict]:
@@ -155,7 +158,7 @@ def find_records(page: Page) -> tuple[list[etree._Element], Anchors, dict]:
         else:
             lone = _lone_post(path, anchors, len(anchors.nodes))
             records = [lone] if lone is not None else []
-        if records and _own_text(records, lengths) >= MIN_POST_TEXT:
+        if records and _own_text(records, anchors, lengths) >= MIN_POST_TEXT:
             return records, anchors, lengths
         if not records:
             return [], anchors, lengths

@@ -5,7 +5,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Mapping
 
-from . import bylines, cevc, dates, titles
+from . import bylines, cevc, dates, forums, other, titles
+from .classify import classify
 from .dom import Page, PageError, load_page
 from .overrides import apply_overrides
 from .result import ExtractionResult
@@ -37,7 +38,26 @@ def extract_page(page: Page, *, templates: Any = None, overrides: Mapping[str, s
         mined = templates.extract(page)
         if mined is not None and validate(mined, now=page.fetched_at).valid:
             return mined
-    return validate(apply_overrides(extract_article(page), page, overrides), now=page.fetched_at)
+    result = apply_overrides(extract_by_type(page), page, overrides)
+    if result.page_type == "list":
+        return result  # a hub page has no article to validate; it keeps its reason "list page"
+    return validate(result, now=page.fetched_at)
+
+
+def extract_by_type(page: Page) -> ExtractionResult:
+    """Fusion step 2: classify the page, then run the template-free extractor for its type."""
+    page_type, _ = classify(page)
+    if page_type == "forum":
+        result = forums.extract_forum(page)
+        if result is not None:
+            return result
+    elif page_type == "list":
+        return other.extract_list(page)
+    elif page_type == "other":
+        return other.extract_other(page)
+    result = extract_article(page)  # news, blogs, and threads where no post was found
+    result.page_type = page_type
+    return result
 
 
 def extract_article(page: Page) -> ExtractionResult:

@@ -3,7 +3,7 @@ open-source forum engine, otherwise PEAN."""
 from __future__ import annotations
 
 from ..dom import Page
-from ..result import Post
+from ..result import ExtractionResult, Post
 from .engines import ENGINES, Engine, extract_with_engine, recognise
 
 
@@ -19,4 +19,19 @@ def extract_posts(page: Page) -> tuple[list[Post], str]:
     return pean.extract_posts(page), "pean"
 
 
-__all__ = ["ENGINES", "Engine", "extract_posts", "extract_with_engine", "recognise"]
+def extract_forum(page: Page) -> ExtractionResult | None:
+    """A forum-thread result: posts, with the thread title as headline and the first post's
+    author, time and text as the article fields; None when no post is found."""
+    from .. import titles
+
+    posts, method = extract_posts(page)
+    if not posts:
+        return None
+    headline, _ = titles.extract_headline(page, None)
+    first = posts[0]
+    return ExtractionResult(url=page.url, page_type="forum", headline=headline, datePublished=first.datePublished,
+                            author=first.author, articleBody=first.content, posts=posts, lang=page.lang,
+                            method=method)
+
+
+__all__ = ["extract_forum", "ENGINES", "Engine", "extract_posts", "extract_with_engine", "recognise"]

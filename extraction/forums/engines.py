@@ -117,8 +117,9 @@ ENGINES: tuple[Engine, ...] = (
 )
 
 
-def recognise(page: Page) -> Engine | None:
-    """The engine that generated the page, by its markup (strict markers) or generator meta."""
+def recognise(page: Page, strict: bool = False) -> Engine | None:
+    """The engine that generated the page, by its markup (strict markers) or, unless `strict`,
+    by its generator meta (which board and list pages of the engine carry as well)."""
     body = page.body
     for engine in ENGINES:
         try:
@@ -127,7 +128,7 @@ def recognise(page: Page) -> Engine | None:
         except etree.XPathError:
             continue
     generator = (page.meta.get("generator") or "").lower()
-    if generator:
+    if generator and not strict:
         for engine in ENGINES:
             if engine.generator and generator.startswith(engine.generator):
                 return engine

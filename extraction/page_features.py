@@ -1,0 +1,152 @@
+"""Numeric features of a page for classification (article / forum thread / list page), read in
+one pass over the parsed tree: text and link amounts, block statistics including the
+list-noise coefficient Cn, heading and tag counts, time strings, URL and <meta> signals."""
+from __future__ import annotations
+
+import math
+import re
+from urllib.parse import urlsplit
+
+from lxml import etree
+
+from .dom import BLOCK_TAGS, Page
+from .forums.times import find_times
+
+COUNTED_TAGS = ("h1", "h2", "h3", "p", "li", "a", "img", "table", "tr", "td", "div", "span", "form",
+                "input", "blockquote", "time", "article", "br", "dl", "dd")
+_FORUM_WORDS = re.compile(r"\b(?:reply|replies|quote|posts?|joined|member|registered|thread|"
+                          r"antworten|zitat|beiträge|registriert|mitglied|thema)\b|回复|楼|发表于|帖子|注册|引用|积分", re.I)
+_ARTICLE_WORDS = re.compile(r"\b(?:share|editor|reporter|correspondent|published|updated|copyright|"
+                            r"newsletter|subscribe|related)\b|记者|编辑|来源|责任编辑|原标题|分享", re.I)
+_THREAD_URL = re.compile(r"thread|topic|viewtopic|showthread|/t/|discussion|mod=viewthread|/post", re.I)
+_LIST_URL = re.compile(r"forumdisplay|/forums?/?$|/category/|/categories|/tags?/|/page/\d+|/list|index\.\w+$|/archive|/section/|/search", re.I)
+_DATE_URL = re.compile(r"/(?:19|20)\d{2}[/-]?\d{2}[/-]?(?:\d{2})?/|(?:19|20)\d{6}")
+_ARTICLE_LD = {"newsarticle", "article", "blogposting", "reportagenewsarticle", "analysisnewsarticle", "webpage_article"}
+
+FEATURE_NAMES = (
+    ["log_text", "log_links", "link_text_ratio", "cn_blocks", "cn_text", "log_max_block", "max_block_share",
+     "log_long_blocks", "log_blocks", "mean_block_len", "log_times", "log_clock_times", "times_per_kchar",
+     "forum_words_per_kchar", "article_words_per_kchar", "log_elements", "url_depth", "url_digits",
+     "url_thread", "url_list", "url_date", "url_html", "url_root", "og_article", "meta_published",
+     "ld_article", "ld_forum", "ld_list", "title_len", "meta_desc_len", "repeat_siblings", "link_density_anchor",
+     "log_para_container", "para_container_share"]
+    + [f"log_{t}" for t in COUNTED_TAGS] + [f"ratio_{t}" for t in COUNTED_TAGS]
+)
+
+
+# A paragraph: a block with this much non-link text and at most this share of link text.
+PARAGRAPH_TEXT = 30
+PARAGRAPH_LINKS = 0.3
+
+
+def _walk_blocks(body: etree._Element) -> tuple[list[tuple[int, int]], dict[str, int], int, int, int]:
+    """(text, link text) per block element, tag counts, total text and link text, and the largest
+    amount of paragraph text held directly by one container, in one iterwalk.
+
+    The last one separates articles (one container of consecutive paragraphs) from lists with
+    summaries (each summary alone in its own item) when both have short paragraphs."""
+    blocks: list[list[int]] = []
+    stack: list[list[int]] = [[0, 0, 0]]
+    best_container = 0
+    link_depth = 0
+    counts: dict[str, int] = {}
+    for event, el in etree.iterwalk(body, events=("start", "end")):
+        tag = el.tag if isinstance(el.tag, str) else ""
+        if event == "start":
+            counts[tag] = counts.get(tag, 0) + 1
+            if tag == "a":
+                link_depth += 1
+            if tag in BLOCK_TAGS:
+                stack.append([0, 0, 0])
+            n = len((el.text or "").strip()) if tag else 0
+            if n:
+                stack[-1][0] += n
+                if link_depth:
+                    stack[-1][1] += n
+        else:
+            if tag in BLOCK_TAGS and len(stack) > 1:
+                done = stack.pop()
+                blocks.append(done)
+                own = done[0] - done[1]
+                if own >= PARAGRAPH_TEXT and done[1] <= PARAGRAPH_LINKS * done[0]:
+                    stack[-1][2] += own
+                best_container = max(best_container, done[2] + (own if own >= PARAGRAPH_TEXT else 0))
+            if tag == "a":
+                link_depth -= 1
+            n = len((el.tail or "").strip())
+            if n:
+                stack[-1][0] += n
+                if link_depth:
+                    stack[-1][1] += n
+    blocks.append(stack[0])
+    best_container = max(best_container, stack[0][2])
+    total = sum(b[0] for b in blocks)
+    links = sum(b[1] for b in blocks)
+    return [(b[0], b[1]) for b in blocks if b[0] > 0], counts, total, links, best_container
+
+
+def _repeat_siblings(body: etree._Element) -> int:
+    """Largest run of siblings sharing tag and class: list pages repeat one item shape many times."""
+    best = 0
+    for el in body.iter():
+        if not isinstance(el.tag, str) or len(el) < 5:
+            continue
+        seen: dict[tuple, int] = {}
+        for child in el:
+            if isinstance(child.tag, str):
+                key = (child.tag, child.get("class"))
+                seen[key] = seen.get(key, 0) + 1
+        if seen:
+            best = max(best, max(seen.values()))
+    return best
+
+
+def _ld_types(page: Page) -> set[str]:
+    types: set[str] = set()
+    for item in page.jsonld:
+        t = item.get("@type")
+        for value in (t if isinstance(t, list) else [t]):
+            if isinstance(value, str):
+                types.add(value.lower())
+    return types
+
+
+def page_features(page: Page) -> list[float]:
+    body = page.body
+    blocks, counts, total, links, para_container = _walk_blocks(body)
+    n_elements = max(1, sum(counts.values()))
+    kchar = max(total, 1) / 1000
+    link_blocks = [b for b in blocks if b[0] >= 5 and b[1] / b[0] >= 0.7]
+    long_blocks = [b for b in blocks if b[0] - b[1] >= 80]
+    max_block = max((b[0] - b[1] for b in blocks), default=0)
+    text = " ".join(body.itertext())[:100_000]
+    times = find_times(text[:30_000], None, limit=400)
+    clock = sum(1 for t in times if t.has_clock)
+    url = page.url or ""
+    parts = urlsplit(url)
+    path = parts.path or "/"
+    segments = [s for s in path.split("/") if s]
+    ld = _ld_types(page)
+    og_type = (page.meta.get("og:type") or "").lower()
+    feats = [
+        math.log1p(total), math.log1p(counts.get("a", 0)), links / total if total else 0.0,
+        len(link_blocks) / len(blocks) if blocks else 0.0,
+        sum(b[0] for b in link_blocks) / total if total else 0.0,
+        math.log1p(max_block), max_block / total if total else 0.0,
+        math.log1p(len(long_blocks)), math.log1p(len(blocks)),
+        math.log1p(sum(b[0] for b in blocks) / len(blocks)) if blocks else 0.0,
+        math.log1p(len(times)), math.log1p(clock), len(times) / kchar,
+        len(_FORUM_WORDS.findall(text)) / kchar, len(_ARTICLE_WORDS.findall(text)) / kchar,
+        math.log1p(n_elements), float(len(segments)), float(sum(c.isdigit() for c in path)) / 10,
+        float(bool(_THREAD_URL.search(url))), float(bool(_LIST_URL.search(path))), float(bool(_DATE_URL.search(path))),
+        float(path.endswith((".html", ".htm", ".shtml"))), float(len(segments) == 0 and bool(url)),
+        float(og_type == "article"), float(bool(page.meta.get("article:published_time"))),
+        float(bool(ld & _ARTICLE_LD)), float(any("forum" in t or "discussion" in t for t in ld)),
+        float(any(t in ("itemlist", "collectionpage", "searchresultspage") for t in ld)),
+        math.log1p(len(page.title)), math.log1p(len(page.meta.get("description", ""))),
+        math.log1p(_repeat_siblings(body)), counts.get("a", 0) / kchar,
+        math.log1p(para_container), para_container / total if total else 0.0,
+    ]
+    feats += [math.log1p(counts.get(t, 0)) for t in COUNTED_TAGS]
+    feats += [counts.get(t, 0) / n_elements for t in COUNTED_TAGS]
+    return feats
