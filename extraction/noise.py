@@ -73,9 +73,10 @@ _NOISE_LINE = re.compile(
         (?:责任编辑|责编|编辑|本文编辑|校对|审核|值班编辑)\s*[:：|丨]?.{0,20}$
       | (?:copyright|©|\(c\)|版权所有|版权声明|免责声明).{0,200}$
       | (?:share|share\s+this(?:\s+article|\s+story)?|share\s+on\s+\w+|tweet|email|print|advertisement|advertisement\s*-\s*continue\s+reading\s+below|continue\s+reading|read\s+more|related(?:\s+(?:articles?|stories|posts|content|coverage|reading))?|more\s+from\s+.{0,40}|recommended(?:\s+for\s+you)?|sponsored(?:\s+content)?|sign\s+up.{0,80}|subscribe.{0,80}|follow\s+us.{0,60}|click\s+here.{0,60}|caption|close|back\s+to\s+gallery|advert|continue\s+reading\s+below|don['’]t\s+miss|like\s+this\s+(?:story|article)\?.{0,60}|(?:photo|image|picture|credit)s?\s*:.{0,80}|\((?:photo|image|picture)s?\s*:.{0,80}\)|like\s+this|like\s+loading\.*|comments?|leave\s+a\s+(?:comment|reply)|\d+\s+comments?)\s*[:.!]?$
-      | (?:posted|updated|published|last\s+updated|posted\s+on|published\s+on|发布时间|发表于|更新时间)\s*(?:on|at)?\s*[:：]?\s*
-          [\w ,./:|·-]{0,60}\d[\w ,./:|·-]{0,60}$
-      | (?:分享到|分享至|分享|相关阅读|相关新闻|相关文章|相关资讯|延伸阅读|延伸\s*·\s*推荐|推荐阅读|为你推荐|热门推荐|更多精彩|点击进入|返回首页|打印本页|关闭窗口|【纠错】|举报|扫一扫|微信扫一扫|您所在的位置|当前位置).{0,40}$
+      | (?=.{0,90}$)(?:posted|updated|published|last\s+updated|发布时间|发表于|更新时间)\s*(?:on|at)?\s*[:：]?\s*
+          [\w ,./:|·-]{0,40}(?:\d{1,4}\s*[-/.年]\s*\d{1,2}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}|\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|\d{1,2}:\d{2})[\w ,./:|·@-]{0,60}$
+      | (?:分享到|分享至|相关阅读|相关新闻|相关文章|相关资讯|延伸阅读|延伸\s*·\s*推荐|推荐阅读|为你推荐|热门推荐|更多精彩|点击进入|返回首页|打印本页|关闭窗口|【纠错】|扫一扫|微信扫一扫|您所在的位置|当前位置\s*[:：]).{0,40}$
+      | (?:分享|举报|收藏|点赞|打印|关闭)\s*[:：]?$
       | (?:posted|filed)\s+(?:in|under)\s*:.{0,100}$
       | (?:tags?|categories|category|topics|标签|关键词|关键字|tag)\s*[:：].{0,100}$
       | [▲△↑].{0,80}$

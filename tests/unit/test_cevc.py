@@ -192,3 +192,18 @@ def test_bulleted_list_inside_the_article_is_kept():
     html = page("<div class='body'>" + "".join(f"<p>{p}</p>" for p in EN_PARAS[:2])
                 + "<ul>" + "".join(f"<li>{x}</li>" for x in items) + "</ul>" + f"<p>{EN_PARAS[2]}</p></div>")
     assert body_of(html).split("\n") == EN_PARAS[:2] + items + EN_PARAS[2:]
+
+
+def test_noise_lines_are_furniture_only():
+    from extraction.noise import is_noise_line
+
+    furniture = ["Share this article", "Advertisement", "Updated: Nov 18, 2019 @17:26 PM", "Photo: Jane Doe / AP",
+                 "Posted in: Sports | 3 comments |", "Tags: buses, council", "责任编辑：张三", "【编辑：李四】",
+                 "分享到：", "相关阅读", "▲图为新开通的公交线路。", "（新华社记者 王五 摄）", "扫描下方二维码关注我们",
+                 "版权所有 © 2019 某某新闻网", "\ue60e 12"]
+    prose = ["Updated figures show 3 million people were affected by the storm.",
+             "Share prices fell sharply on Monday after the announcement, traders said.",
+             "分享经济成为新的增长点。", "举报人称他被骗了。", "记者从市交通运输局获悉，今年将新开十二条公交线路。",
+             "他们正在进行拍摄", "来源：无锡交警"]
+    assert [line for line in furniture if not is_noise_line(line)] == []
+    assert [line for line in prose if is_noise_line(line)] == []
