@@ -26,6 +26,7 @@ MAX_HEADING_CHARS = 200
 MAX_CANDIDATES = 400
 # Below this many characters a stripped <title> is a section or site name rather than a headline.
 WEAK_TITLE_CHARS = 10
+NEED_CAP = 20
 
 _HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 # Elements named like a title, looked for only when no h1–h6 matched, and only in the elements just
@@ -266,13 +267,21 @@ def extract_headline(page: Page, body_node: etree._Element | None = None) -> tup
     main_norm = _norm(main)
     refs = [r for r in refs if len(_norm(strip_site_name(r, site_names))) >= WEAK_TITLE_CHARS]
     grams = [_Grams(_norm(r)) for r in refs]
-    # The shared part must be a good share of the title's main part: a logo <h1> shares only the site name.
-    need = max(MIN_COMMON, (len(main_norm) + 1) // 2) if main_norm else MIN_COMMON
+    # The shared part must be a good share of the title's main part (a logo <h1> shares only the
+    # site name), capped so that an <h1> shorter than a long SEO <title> still counts.
+    need = max(MIN_COMMON, min((len(main_norm) + 1) // 2, NEED_CAP)) if main_norm else MIN_COMMON
+    # Parts of <title> known to name the site cannot be what a heading shares with it.
+    parts = split_title(title)
+    site_parts = [p for p in parts if _is_site_part(p, site_names)] if len(parts) > 1 else []
+    not_site = _Grams(_norm(" ".join(p for p in parts if p not in site_parts))) if site_parts else None
+
+    def match(cands):
+        return _best_match(cands, grams, need, not_site)
 
     headings = _candidates(page.root.iter(*_HEADING_TAGS), body_node)
-    found = _best_match(headings, grams, need) if grams else None
+    found = match(headings) if grams else None
     if found is None and grams:
-        found = _best_match(_candidates(_named_title_elements(page, body_node), body_node), grams, need)
+        found = match(_candidates(_named_title_elements(page, body_node), body_node))
     if found is not None:
         return found[1], found[0]
     if len(main_norm) >= WEAK_TITLE_CHARS:
@@ -289,7 +298,8 @@ def extract_headline(page: Page, body_node: etree._Element | None = None) -> tup
     return (main or None), None
 
 
-def _best_match(candidates, grams: list[_Grams], need: int) -> tuple[etree._Element, str] | None:
+def _best_match(candidates, grams: list[_Grams], need: int,
+                not_site: _Grams | None = None) -> tuple[etree._Element, str] | None:
     """The candidate sharing most with a reference title, trimmed to the part of it that matches."""
     best = None
     for el, text, rank, pos, before_body in candidates:
@@ -299,6 +309,8 @@ def _best_match(candidates, grams: list[_Grams], need: int) -> tuple[etree._Elem
         common = max(g.common(cand, need) for g in grams)
         if common < need:
             continue
+        if not_site is not None and not not_site.common(cand, MIN_COMMON):
+            continue  # it shares only the site's name with <title>
         node = el
         if common < len(cand):
             for sub_el, sub_text in _sub_texts(el):

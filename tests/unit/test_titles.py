@@ -130,3 +130,20 @@ def test_split_and_strip_site_name():
 def test_no_title_and_no_heading_gives_none():
     p = page("", f"<div id='content'>{ARTICLE_EN}</div>")
     assert extract_headline(p, body_node(p)) == (None, None)
+
+
+def test_h1_shorter_than_a_long_seo_title_still_matches():
+    p = page("Storm batters the coast as thousands lose power overnight in three counties | The Herald",
+             f"<h1>Storm batters the coast tonight</h1><div id='content'>{ARTICLE_EN}</div>")
+    headline, node = extract_headline(p, body_node(p))
+    assert headline == "Storm batters the coast tonight"
+    assert node.tag == "h1"
+
+
+def test_logo_heading_sharing_only_the_named_site_is_not_the_headline():
+    p = page("Short news item | The Daily Herald",
+             f"<h1>The Daily Herald</h1><div id='content'>{ARTICLE_EN}</div>",
+             head_extra="<meta property='og:site_name' content='The Daily Herald'>")
+    headline, node = extract_headline(p, body_node(p))
+    assert headline == "Short news item"
+    assert node is None
