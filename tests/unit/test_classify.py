@@ -1,0 +1,83 @@
+"""Page classification: rules, the shipped model, and bad input."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from extraction.classify import ModelError, classify, is_detail_page, load_model, predict_proba
+from extraction.dom import load_page
+from extraction.page_features import FEATURE_NAMES, page_features
+from extraction.pipeline import extract
+from extraction.train_classifier import generated_pages
+from tests.unit.forum_fragments import thread_page
+from tests.unit.test_forum_engines import discuz_page
+
+ARTICLE = ("<html><head><title>Council approves budget - City Times</title>"
+           "<meta property='og:type' content='article'></head><body><nav>" + "<a href='/s'>Section</a>" * 12 + "</nav>"
+           "<article><h1>Council approves budget</h1><p class='by'>By A. Reporter, 2021-05-04 09:30</p>"
+           + "".join(f"<p>Paragraph {i} of the report explains how the council voted on the housing and transport budget after a long debate.</p>" for i in range(8))
+           + "</article><footer>© City Times</footer></body></html>")
+HUB = ("<html><head><title>News</title></head><body><nav>" + "<a href='/s'>Section</a>" * 10 + "</nav><ul>"
+       + "".join(f"<li><a href='/news/{i}.html'>Headline {i}: the council votes on the new transport plan</a> <span>2021-05-0{1 + i % 9}</span></li>" for i in range(40))
+       + "</ul></body></html>")
+
+
+def test_engine_markup_is_forum_by_rule():
+    assert classify(load_page(discuz_page()))[0] == "forum"
+
+
+def test_article_by_open_graph_type():
+    page_type, score = classify(load_page(ARTICLE, "https://citytimes.example/2021/05/04/budget"))
+    assert page_type == "article" and score > 0.5
+
+
+def test_blog_when_the_site_is_a_blog():
+    assert classify(load_page(ARTICLE, "https://blog.example.org/2021/05/budget"))[0] == "blog"
+
+
+def test_hub_page_is_list_and_not_a_detail_page():
+    page = load_page(HUB, "https://citytimes.example/news/")
+    assert classify(page)[0] == "list"
+    assert not is_detail_page(page)
+
+
+def test_generic_thread_is_forum_through_the_model():
+    page_type, _ = classify(load_page(thread_page(5)))
+    assert page_type == "forum"
+
+
+def test_pipeline_dispatch_sets_page_type_posts_and_list_reason():
+    forum = extract(thread_page(4), "https://forum.example/t/1")
+    assert forum.page_type == "forum" and forum.method == "pean" and len(forum.posts) == 4 and forum.valid
+    hub = extract(HUB, "https://citytimes.example/news/")
+    assert hub.page_type == "list" and not hub.valid and hub.reasons == ["list page"] and len(hub.links) == 41  # 40 headlines + the one distinct nav link
+    data = json.loads(forum.to_json())
+    assert data["page_type"] == "forum" and data["posts"][0]["content"]
+
+
+def test_generated_training_pages_are_deterministic_and_labelled():
+    a, b = generated_pages(20, seed=3), generated_pages(20, seed=3)
+    assert a == b and {label for _, _, label, _ in a} <= {"list", "other"}
+
+
+def test_model_probabilities_sum_to_one():
+    probs = predict_proba(page_features(load_page(HUB)), load_model())
+    assert abs(sum(probs.values()) - 1) < 1e-9
+
+
+def test_missing_model_file_is_a_clear_error(tmp_path):
+    with pytest.raises(ModelError, match="cannot read"):
+        load_model(str(tmp_path / "absent.json"))
+
+
+def test_model_for_other_features_is_refused(tmp_path):
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps({"features": list(FEATURE_NAMES)[:-1]}))
+    with pytest.raises(ModelError, match="retrain"):
+        load_model(str(path))
+
+
+def test_empty_body_is_not_an_error():
+    page_type, _ = classify(load_page("<html><head><title>x</title></head><body></body></html>"))
+    assert page_type in ("other", "list", "article")
