@@ -27,6 +27,7 @@ MAX_CANDIDATES = 400
 # Below this many characters a stripped <title> is a section or site name rather than a headline.
 WEAK_TITLE_CHARS = 10
 NEED_CAP = 20
+MAX_TITLE_CHARS = 400
 
 _HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 # Elements named like a title, looked for only when no h1–h6 matched, and only in the elements just
@@ -255,14 +256,15 @@ def _reference_titles(page: Page) -> list[str]:
         headline = item.get("headline")
         if isinstance(headline, str):
             refs.append(headline)
-    return [normalize_space(r) for r in refs if r and r.strip()]
+    # A <title> of thousands of characters is not a headline; bounded so matching stays cheap.
+    return [normalize_space(r)[:MAX_TITLE_CHARS] for r in refs if r and r.strip()]
 
 
 def extract_headline(page: Page, body_node: etree._Element | None = None) -> tuple[str | None, etree._Element | None]:
     """Return (headline, the element it was read from or None)."""
     refs = _reference_titles(page)
     site_names = _site_names(page)
-    title = normalize_space(page.title)
+    title = normalize_space(page.title)[:MAX_TITLE_CHARS]
     main = strip_site_name(title, site_names) if title else ""
     main_norm = _norm(main)
     refs = [r for r in refs if len(_norm(strip_site_name(r, site_names))) >= WEAK_TITLE_CHARS]

@@ -112,3 +112,14 @@ def test_zh_news_sources_agree_with_gold(bench_dir):
         _, source = extract_byline(page, headline_node, body)
         right += source == gold[pid]["source"]
     assert right / len(with_source) >= 0.8, f"{right}/{len(with_source)} sources exact"
+
+
+def test_bad_pages_give_none_not_an_exception():
+    head = ("<meta name='author' content='" + "x" * 5000 + "'>"
+            "<script type='application/ld+json'>{\"author\": [], \"publisher\": 5}</script>")
+    assert byline("来源：", head=head) == (None, None)
+    deep = "<div>" * 1500 + "<h1>测试新闻标题</h1><p>来源：新华社</p>" + "</div>" * 1500
+    page = load_page(f"<html><body>{deep}</body></html>".encode())
+    assert extract_byline(page, page.root.find(".//h1"), None) == (None, "新华社")
+    page = load_page("<html><body><p>作者：王小明</p></body></html>".encode())
+    assert extract_byline(page, None, None) == ("王小明", None)

@@ -181,3 +181,18 @@ def test_zh_news_headline_and_date_figures(bench_dir):
     figures = scorer.score(gold, pred)
     assert figures["headline_accuracy"] >= 0.95, figures
     assert figures["date_day_accuracy"] >= 0.97, figures
+
+
+def test_bad_values_and_pages_give_none_not_an_exception():
+    head = ("<meta property='article:published_time' content='2019-13-45T99:99:99'>"
+            "<meta name='pubdate' content='yesterday-ish'>"
+            "<script type='application/ld+json'>{\"datePublished\": 20190907}</script>")
+    body = f"<h1>标题测试新闻稿件一篇</h1><div>2019-02-30 10:00 · 31/31/2019</div><div id='content'>{BODY_ZH}</div>"
+    assert published(body, head=head) is None
+    # Nested 1500 levels deep: the window walks are iterative.
+    deep = "<div>" * 1500 + "<h1>标题测试新闻稿件一篇</h1><p>发布时间：2019-09-01 08:00</p>" + "</div>" * 1500
+    page = load_page(f"<html><body>{deep}</body></html>".encode(), fetched_at=FETCHED)
+    assert extract_published(page, page.root.find(".//h1"), None) == "2019-09-01T08:00:00"
+    # No headline node and no body node: the top of the page is searched.
+    page = load_page("<html><body><p>2018年3月4日 12:00</p></body></html>".encode(), fetched_at=FETCHED)
+    assert extract_published(page, None, None) == "2018-03-04T12:00:00"

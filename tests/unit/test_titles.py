@@ -147,3 +147,15 @@ def test_logo_heading_sharing_only_the_named_site_is_not_the_headline():
     headline, node = extract_headline(p, body_node(p))
     assert headline == "Short news item"
     assert node is None
+
+
+def test_bad_pages_give_a_result_not_an_exception():
+    # A title of 50 000 characters, a page nested 1500 levels deep, a page without <body>.
+    huge = page("标题" * 25_000, f"<div id='content'>{ARTICLE_ZH}</div>")
+    headline, _ = extract_headline(huge, body_node(huge))
+    assert headline is not None and len(headline) <= 400
+    deep = page("Deep page headline here - Site", "<div>" * 1500 + "<h1>Deep page headline here</h1>" + "</div>" * 1500)
+    headline, node = extract_headline(deep, None)
+    assert headline == "Deep page headline here" and node.tag == "h1"
+    bare = load_page(b"<title>Only a title, nothing else</title>")
+    assert extract_headline(bare, None) == ("Only a title, nothing else", None)
