@@ -112,6 +112,8 @@ class _ServerThread(threading.Thread):
 
     def stop(self) -> None:
         self.server.shutdown()
+        self.server.server_close()
+        backends(self.server.app).close()
 
 
 def serve_in_thread(settings: Settings, host: str = "127.0.0.1", port: int = 8080,
