@@ -26,6 +26,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     mine.add_argument("--labels", help="JSON mapping page id -> label, to print the clustering purity")
     mine.add_argument("--out", help="write the template library to this JSON file")
     mine.add_argument("--db", help="also save the templates to this store (mysql://... or sqlite:///...)")
+    mine.add_argument("--workers", type=int, default=1, help="processes for parsing (default 1)")
     show = sub.add_parser("show", help="print the templates of a library file or a store")
     show.add_argument("file", nargs="?", help="template library JSON")
     show.add_argument("--db", help="read the templates from this store instead")
@@ -106,7 +107,7 @@ def library_from_store(db_url: str, site: str | None = None):
 
 def run_mine(args) -> int:
     from extraction.files import iter_page_files, page_id, read_page_bytes
-    from extraction.templates.mine import load_and_mine, mine
+    from extraction.templates.mine import mine_items
 
     urls, labels = _mapping(args.urls, "url"), _mapping(args.labels, "label")
     items = []
@@ -119,17 +120,15 @@ def run_mine(args) -> int:
     if not items:
         print(f"mcrawl templates: no page files in {args.dir}", file=sys.stderr)
         return 1
-    mined, skipped = load_and_mine(items)
-    for pid, reason in skipped:
+    library, report = mine_items(items, args.site, labels=labels or None, workers=args.workers)
+    for pid, reason in report.skipped:
         print(f"skipped {pid}: {reason}", file=sys.stderr)
-    if not mined:
+    if not report.pages:
         print("mcrawl templates: no readable pages", file=sys.stderr)
         return 1
-    truth = [labels.get(m.page_id, "?") for m in mined] if labels else None
-    library, report = mine(mined, args.site, labels=truth)
-    print(f"{len(mined)} pages, {len(report.clusters)} clusters"
+    print(f"{report.pages} pages, {len(report.clusters)} clusters"
           + (f", purity {report.purity:.3f} against the given labels" if report.purity is not None else "")
-          + f" ({report.exact_comparisons} exact LCS comparisons, clustering {report.seconds['cluster']:.1f} s)")
+          + f" ({report.exact_comparisons} exact LCS comparisons, parsing {report.seconds['parse+features']:.1f} s, clustering {report.seconds['cluster']:.1f} s)")
     for t, members in zip(library, report.clusters):
         shown = ", ".join(members[:8]) + (f" ... ({len(members)})" if len(members) > 8 else "")
         print(f"cluster {t.id}: {len(members)} pages: {shown}")

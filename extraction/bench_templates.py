@@ -26,7 +26,7 @@ from pathlib import Path
 from .dom import load_page
 from .pipeline import extract_page
 from .templates.match import slot_text
-from .templates.mine import load_and_mine, mine
+from .templates.mine import load_and_mine, mine, mine_items
 
 DEFAULT_BENCH = Path(os.environ.get("MCRAWL_BENCH", Path(__file__).resolve().parent.parent.parent / "shared" / "bench"))
 ZH_GROUPS = ("163", "thepaper", "ifeng")  # zh-news sites with several pages each
@@ -64,14 +64,12 @@ def bench_purity(sites) -> dict:
             items.append((f"{site}/{pid}", path.read_bytes(), None))
             truth.append(site)
     started = time.perf_counter()
-    mined, skipped = load_and_mine(items)
-    labels = [truth[[i for i, _, _ in items].index(m.page_id)] for m in mined] if skipped else truth
-    _, report = mine(mined, "mixed", labels=labels)
+    _, report = mine_items(items, "mixed", labels={pid: site for (pid, _, _), site in zip(items, truth)})
     per_site: dict[str, Counter] = defaultdict(Counter)
     for number, members in enumerate(report.clusters):
         for pid in members:
             per_site[pid.split("/")[0]][number] += 1
-    return {"pages": len(mined), "skipped": len(skipped), "purity": round(report.purity, 4),
+    return {"pages": report.pages, "skipped": len(report.skipped), "purity": round(report.purity, 4),
             "clusters": len(report.clusters), "seconds": round(time.perf_counter() - started, 2),
             "exact_lcs": report.exact_comparisons,
             "clusters_per_site": {s: dict(sorted(c.items(), key=lambda kv: -kv[1])) for s, c in per_site.items()}}
@@ -166,17 +164,17 @@ def generate(sites, count: int, seed: int = 7) -> list[tuple[str, bytes, str | N
     return [(f"{sources[i % len(sources)][0]}/{i}", perturb(sources[i % len(sources)][2], rng), None) for i in range(count)]
 
 
-def bench_scale(sites, sizes: list[int]) -> list[dict]:
+def bench_scale(sites, sizes: list[int], workers: int = 1) -> list[dict]:
     rows = []
     pool = generate(sites, max(sizes))
     for n in sizes:
         items = pool[:n]
         started = time.perf_counter()
-        mined, skipped = load_and_mine(items)
-        parsed = time.perf_counter()
-        library, report = mine(mined, "scale", labels=[pid.split("/")[0] for pid, _, _ in items])
+        library, report = mine_items(items, "scale", labels={pid: pid.split("/")[0] for pid, _, _ in items},
+                                     workers=workers)
         done = time.perf_counter()
-        rows.append({"pages": n, "seconds": round(done - started, 1), "parse_features_s": round(parsed - started, 1),
+        rows.append({"pages": n, "workers": workers, "seconds": round(done - started, 1),
+                     "parse_features_s": round(report.seconds["parse+features"], 1),
                      "cluster_s": round(report.seconds["cluster"], 1), "induce_label_s": round(report.seconds["induce+label"], 1),
                      "clusters": len(report.clusters), "purity": round(report.purity, 4), "exact_lcs": report.exact_comparisons,
                      "ms_per_page": round((done - started) / n * 1000, 1)})
@@ -188,6 +186,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--bench", type=Path, default=DEFAULT_BENCH)
     ap.add_argument("--scale", default="", help="comma-separated page counts to mine, e.g. 1000,2000,5000,10000")
+    ap.add_argument("--workers", type=int, default=1, help="processes for parsing pages in the scale run")
     ap.add_argument("--skip", default="", help="comma-separated parts to skip: purity,extraction")
     args = ap.parse_args(argv)
     if not (args.bench / "score.py").exists():
@@ -203,7 +202,7 @@ def main(argv: list[str] | None = None) -> int:
         out["extraction"] = bench_extraction(sites, load_scorer(args.bench))
         print(json.dumps({"extraction": out["extraction"]}, ensure_ascii=False))
     if args.scale:
-        out["scale"] = bench_scale(sites, [int(x) for x in args.scale.split(",")])
+        out["scale"] = bench_scale(sites, [int(x) for x in args.scale.split(",")], args.workers)
         print(json.dumps({"scale": out["scale"]}))
     return 0
 

@@ -57,7 +57,11 @@ def page_tokens(page: Page) -> CollapsedSequence:
 
 
 def mine_page(page_id: str, page: Page, keep_page: bool = True) -> MinedPage:
+    """Features of one parsed page. Without `keep_page` the page's tree is let go (the sequence's
+    element references are dropped too): thousands of kept lxml trees would cost gigabytes."""
     seq = page_tokens(page)
+    if not keep_page:
+        seq.elements = []
     return MinedPage(page_id, page.url, seq, features(seq), page if keep_page else None)
 
 
@@ -108,14 +112,54 @@ def mine(pages: Sequence[MinedPage], site: str = "", *, labels: Sequence[str] | 
     return library, report
 
 
-def load_and_mine(items: Sequence[tuple[str, bytes, str | None]]) -> tuple[list[MinedPage], list[tuple[str, str]]]:
-    """Parse raw pages (id, bytes, url) and compute their features; bad pages are listed, not fatal."""
-    mined, skipped = [], []
-    for page_id, data, url in items:
-        try:
-            page = load_page(data, url)
-        except PageError as exc:
-            skipped.append((page_id, str(exc)))
-            continue
-        mined.append(mine_page(page_id, page))
+KEEP_PAGES_UP_TO = 300  # above this many pages, trees are re-parsed for labelling instead of kept
+
+
+def _featurize(item: tuple[str, bytes, str | None], keep: bool) -> MinedPage | tuple[str, str]:
+    page_id, data, url = item
+    try:
+        page = load_page(data, url)
+    except PageError as exc:
+        return (page_id, str(exc))
+    return mine_page(page_id, page, keep_page=keep)
+
+
+def _featurize_dropping(item: tuple[str, bytes, str | None]) -> MinedPage | tuple[str, str]:
+    return _featurize(item, False)
+
+
+def load_and_mine(items: Sequence[tuple[str, bytes, str | None]], *, keep_pages: bool | None = None,
+                  workers: int = 1) -> tuple[list[MinedPage], list[tuple[str, str]]]:
+    """Parse raw pages (id, bytes, url) and compute their features; bad pages are listed, not fatal.
+
+    `workers` > 1 spreads parsing over processes (trees are never kept then: they cannot cross
+    process boundaries)."""
+    keep = (len(items) <= KEEP_PAGES_UP_TO) if keep_pages is None else keep_pages
+    if workers > 1 and len(items) > 1:
+        import multiprocessing  # only for large page sets
+
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            results = pool.map(_featurize_dropping, items, chunksize=64)
+    else:
+        results = [_featurize(item, keep) for item in items]
+    mined = [r for r in results if isinstance(r, MinedPage)]
+    skipped = [r for r in results if not isinstance(r, MinedPage)]
     return mined, skipped
+
+
+def mine_items(items: Sequence[tuple[str, bytes, str | None]], site: str = "", *, labels: dict[str, str] | None = None,
+               workers: int = 1) -> tuple[TemplateLibrary, MiningReport]:
+    """Parse, cluster, induce and label raw pages (id, bytes, url) in one call."""
+    started = time.perf_counter()
+    mined, skipped = load_and_mine(items, workers=workers)
+    parsed = time.perf_counter()
+    by_id = {page_id: (data, url) for page_id, data, url in items}
+
+    def reload(page_id: str) -> Page:
+        data, url = by_id[page_id]
+        return load_page(data, url)
+
+    truth = [labels.get(m.page_id, "?") for m in mined] if labels is not None else None
+    library, report = mine(mined, site, labels=truth, reload=reload, skipped=skipped)
+    report.seconds["parse+features"] = parsed - started
+    return library, report
