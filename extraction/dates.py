@@ -33,11 +33,13 @@ PUBLISHED_META = (
     "article:published_time", "og:article:published_time", "og:published_time", "article:published",
     "published_time", "datepublished", "publishdate", "publish_date", "publish-date", "publishtime",
     "publish_time", "pubdate", "pubtime", "pub_date", "og:release_date", "releasedate", "release_date",
-    "dc.date.issued", "dcterms.issued", "dc.date.created", "dcterms.created", "dc.date", "dcterms.date",
+    "dc.date.issued", "dcterms.issued", "dc.date.created", "dcterms.created",
     "sailthru.date", "parsely-pub-date", "article.published", "citation_publication_date",
     "citation_date", "weibo:article:create_at", "og:time", "apub:time", "firstpublishedtime",
-    "publication_date", "article_date_original", "originalpublicationdate", "date", "created",
+    "publication_date", "article_date_original", "originalpublicationdate",
 )
+# Generic keys that some CMSs fill with the build or crawl time: used when the text shows no date.
+WEAK_PUBLISHED_META = ("dc.date", "dcterms.date", "date", "created")
 # Keys of other times (modification, build): not the publication time, but they tell the year of
 # a date written without one.
 OTHER_TIME_META = (
@@ -63,33 +65,34 @@ def _zone(page: Page) -> tzinfo | None:
         return None
 
 
-def _structured(page: Page, now: datetime | None, zone: tzinfo | None) -> tuple[FoundTime | None, list[date]]:
-    """(the stated publication time, dates of all structured times for year hints)."""
+def _structured(page: Page, now: datetime | None,
+                zone: tzinfo | None) -> tuple[FoundTime | None, FoundTime | None, list[date]]:
+    """(the stated publication time, one from a generic key, dates of all structured times for year hints)."""
     published: FoundTime | None = None
+    weak: FoundTime | None = None
     hints: list[date] = []
-    values: list[tuple[bool, str]] = []
+    values: list[tuple[str, str]] = []
     for item in page.jsonld:
-        for key, is_pub in (("datePublished", True), ("dateCreated", True), ("dateModified", False),
-                            ("uploadDate", False)):
+        for key, kind in (("datePublished", "pub"), ("dateCreated", "pub"), ("dateModified", "other"),
+                          ("uploadDate", "other")):
             v = item.get(key)
             if isinstance(v, str):
-                values.append((is_pub, v))
-    for key in PUBLISHED_META:
-        v = page.meta.get(key)
-        if v:
-            values.append((True, v))
-    for key in OTHER_TIME_META:
-        v = page.meta.get(key)
-        if v:
-            values.append((False, v))
-    for is_pub, v in values:
+                values.append((kind, v))
+    for keys, kind in ((PUBLISHED_META, "pub"), (WEAK_PUBLISHED_META, "weak"), (OTHER_TIME_META, "other")):
+        for key in keys:
+            v = page.meta.get(key)
+            if v:
+                values.append((kind, v))
+    for kind, v in values:
         parsed = parse_time_value(v, now, zone)
         if parsed is None:
             continue
         hints.append(parsed.value.date())
-        if is_pub and published is None:
+        if kind == "pub" and published is None:
             published = parsed
-    return published, hints
+        elif kind == "weak" and weak is None:
+            weak = parsed
+    return published, weak, hints
 
 
 def _label_score(text: str, start: int) -> float:
@@ -176,9 +179,11 @@ def extract_published(page: Page, headline_node: etree._Element | None = None,
     """ISO 8601 publication time (with the page's/channel's zone offset when known), or None."""
     zone = _zone(page)
     now = page.fetched_at
-    stated, hints = _structured(page, now, zone)
+    stated, weak, hints = _structured(page, now, zone)
     candidates = _with_text_years(_text_candidates(meta_windows(page, headline_node, body_node), now, zone, hints), hints)
     seen = max(candidates, key=lambda c: c[0])[1] if candidates else None
+    if stated is None and seen is None:
+        stated = weak
     if stated is not None and zone is not None and stated.value.tzinfo is not None:
         # The same instant on the channel's clock, so its day compares with the page's visible dates.
         stated = replace(stated, value=stated.value.astimezone(zone))

@@ -47,11 +47,14 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
                        + _TIME_TAIL, re.I)),
     # 6月13日 [10:20] (no year)
     ("md_zh", re.compile(r"(?<!\d)(?P<m>1[0-2]|0?[1-9])月(?P<d>3[01]|[12]\d|0?[1-9])[日号]" + _TIME_TAIL)),
+    # 19-09-07 13:43 (two-digit year: only with a clock)
+    ("y2md", re.compile(r"(?<![\d./-])(?P<y2>\d{2})-(?P<m>1[0-2]|0[1-9])-(?P<d>3[01]|[12]\d|0[1-9])(?![\d-])\s{0,3}"
+                        + _CLOCK + _ZONE)),
     # 06-13 10:20, 06/13 10:20, 10-0812:00 (no year: only with a clock, else it is a range or a score)
     ("md_num", re.compile(r"(?<![\d./-])(?P<m>1[0-2]|0?[1-9])[-/](?P<d>3[01]|[12]\d|0[1-9]|[1-9](?!\d))(?![/-]\d)\s{0,3}"
                           + _CLOCK + _ZONE)),
     # 3小时前 / 5 分钟前 / 2 hours ago / an hour ago
-    ("ago", re.compile(r"(?P<n>\d{1,3}|an?|one)\s?(?P<unit>秒钟?|分钟|小时|个小时|天|周|个?星期|"
+    ("ago", re.compile(r"(?P<n>\d{1,3}|an?|one|[一两二三四五六七八九十半])\s?(?P<unit>秒钟?|分钟|小时|个小时|天|周|个?星期|"
                        r"sec(?:ond)?s?|min(?:ute)?s?|hours?|hrs?|days?|weeks?)\s?(?:ago|前)", re.I)),
     # 今天 10:20 / 昨天 / 前天 / yesterday at 10:20 / today
     ("day_word", re.compile(r"(?P<word>今天|昨天|前天|today|yesterday)(?![a-z])" + _TIME_TAIL, re.I)),
@@ -61,6 +64,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
 
 _UNIT_SECONDS = {"秒": 1, "sec": 1, "分": 60, "min": 60, "小": 3600, "个": 3600, "hou": 3600, "hrs": 3600,
                  "hr": 3600, "天": 86400, "day": 86400, "周": 604800, "星": 604800, "wee": 604800}
+_ZH_NUMBERS = {"半": 0.5, "一": 1, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
 _DAY_WORD_OFFSET = {"今天": 0, "today": 0, "昨天": 1, "yesterday": 1, "前天": 2}
 
 
@@ -175,7 +179,7 @@ def find_times(text: str, now: datetime | None = None, zone: tzinfo | None = Non
 def _build(kind: str, m: re.Match[str], now_local: datetime, hints: list[date]) -> FoundTime | None:
     gd = m.groupdict()
     start, end = m.span()
-    if kind in ("ymd", "num_y", "mdy", "dmy", "md_zh", "md_num"):
+    if kind in ("ymd", "y2md", "num_y", "mdy", "dmy", "md_zh", "md_num"):
         if kind == "num_y":
             a, b = int(gd["a"]), int(gd["b"])
             month_first = b > 12 or (a <= 12 and gd["sep"] == "/")
@@ -183,8 +187,11 @@ def _build(kind: str, m: re.Match[str], now_local: datetime, hints: list[date]) 
         else:
             month = _MONTHS[gd["mon"][:3].lower()] if gd.get("mon") else int(gd["m"])
             day = int(gd["d"])
-        has_year = gd.get("y") is not None
-        year = int(gd["y"]) if has_year else _infer_year(month, day, now_local, hints)
+        has_year = gd.get("y") is not None or gd.get("y2") is not None
+        if gd.get("y2") is not None:
+            year = 2000 + int(gd["y2"])
+        else:
+            year = int(gd["y"]) if has_year else _infer_year(month, day, now_local, hints)
         if year is None:
             return None
         d = _safe_date(year, month, day)
@@ -199,7 +206,7 @@ def _build(kind: str, m: re.Match[str], now_local: datetime, hints: list[date]) 
         return FoundTime(start, end, value, clock is not None, has_year)
     if kind == "ago":
         n_text = gd["n"].lower()
-        n = 1 if n_text in ("a", "an", "one") else int(n_text)
+        n = 1 if n_text in ("a", "an", "one") else _ZH_NUMBERS.get(n_text) or int(n_text)
         unit = gd["unit"].lower()
         seconds = _UNIT_SECONDS.get(unit[:3]) or _UNIT_SECONDS.get(unit[:2]) or _UNIT_SECONDS.get(unit[:1])
         if seconds is None:

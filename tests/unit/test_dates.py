@@ -45,6 +45,7 @@ def with_meta_line(line: str, **kw) -> str | None:
     ("Updated 11/19/2019 10:05 AM", "2019-11-19T10:05:00+08:00"),
     ("Veröffentlicht 19.11.2019 10:05", "2019-11-19T10:05:00+08:00"),
     ("Posted 25/12/2019", "2019-12-25T00:00:00+08:00"),
+    ("19-09-07 13:43", "2019-09-07T13:43:00+08:00"),
 ])
 def test_formats_on_the_meta_line(line, expected):
     assert with_meta_line(line) == expected
@@ -70,6 +71,7 @@ def test_month_day_without_year_takes_the_year_of_a_structured_time_of_that_day(
     ("2 hours ago", "2020-06-15T10:00:00+08:00"),
     ("Posted yesterday", "2020-06-14T00:00:00+08:00"),
     ("5分钟前 来源：新华网", "2020-06-15T11:55:00+08:00"),
+    ("三小时前", "2020-06-15T09:00:00+08:00"),
 ])
 def test_relative_times_resolve_against_the_fetch_time(line, expected):
     assert with_meta_line(line) == expected
@@ -196,3 +198,12 @@ def test_bad_values_and_pages_give_none_not_an_exception():
     # No headline node and no body node: the top of the page is searched.
     page = load_page("<html><body><p>2018年3月4日 12:00</p></body></html>".encode(), fetched_at=FETCHED)
     assert extract_published(page, None, None) == "2018-03-04T12:00:00"
+
+
+def test_generic_date_meta_gives_way_to_the_visible_date():
+    # <meta name="date"> is often the page's build time; the visible dateline wins, and the generic
+    # value is used only when the page shows no date.
+    head = "<meta name='date' content='2020-06-15'>"
+    assert with_meta_line("发布时间：2019-11-02 09:00", head=head) == "2019-11-02T09:00:00+08:00"
+    body = f"<h1>标题测试新闻稿件一篇</h1><div id='content'>{BODY_ZH}</div>"
+    assert published(body, head=head) == "2020-06-15T00:00:00+08:00"
