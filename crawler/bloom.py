@@ -3,13 +3,16 @@
 Sizing follows the textbook optimum for n expected items and false-positive rate p:
     m = ceil(-n ln p / (ln 2)^2) bits,   k = round(m / n * ln 2) hash functions,
 never hand-set. The k bit positions come from one blake2b digest by enhanced double hashing
-(Kirsch & Mitzenmacher), so an item costs one hash, not k.
+(Kirsch & Mitzenmacher: x_i = a + i*b + C(i,3) mod m), so an item costs one hash, not k; batches
+compute them with numpy.
 
 Redis: a Redis string holds at most 2^32 bits, so a larger filter is split over several keys;
 each item lives wholly in one key (chosen by a third slice of its digest), which keeps the
-check-and-add of one item atomic in one script call. SETBIT returns the old bit, so "set all k
-bits and report whether any was 0" is check-and-add in one pass. Batches go to the server as
-one script call per chunk, which is the pipelining that makes ~10^5 checks/s possible.
+check-and-add of one item atomic inside one script call. The script reads an item's k bits with
+one BITFIELD_RO and sets them with one BITFIELD only when one was 0: two commands per item
+instead of 2k GETBIT/SETBIT calls, and already-seen URLs (the common case) write nothing to the
+AOF. Offsets travel as one packed little-endian uint32 string per chunk, so a batch of thousands
+of URLs is one round trip.
 
 Keys are hashed as given: callers pass canonical URLs (crawler.urls.canonicalize).
 """
@@ -24,6 +27,9 @@ import struct
 import threading
 from pathlib import Path
 from typing import Iterable, Sequence
+
+import numpy as np
+from redis.exceptions import NoScriptError
 
 REDIS_MAX_BITS = 2 ** 32  # a Redis string is at most 512 MB
 
@@ -43,22 +49,16 @@ def expected_fp_rate(n: int, m: int, k: int) -> float:
     return (1.0 - math.exp(-k * n / m)) ** k
 
 
-def _digest(key: str | bytes) -> tuple[int, int, int]:
+def _digest(key: str | bytes) -> bytes:
     data = key.encode("utf-8") if isinstance(key, str) else key
-    d = hashlib.blake2b(data, digest_size=24).digest()
-    return struct.unpack("<QQQ", d)
+    return hashlib.blake2b(data, digest_size=24).digest()
 
 
 def positions(key: str | bytes, k: int, m: int) -> list[int]:
     """k bit positions in [0, m) by enhanced double hashing."""
-    h1, h2, _ = _digest(key)
+    h1, h2, _ = struct.unpack("<QQQ", _digest(key))
     a, b = h1 % m, h2 % m
-    out = []
-    for i in range(k):
-        out.append(a)
-        a = (a + b) % m
-        b = (b + i) % m
-    return out
+    return [(a + i * b + i * (i - 1) * (i - 2) // 6) % m for i in range(k)]
 
 
 class BloomSpec:
@@ -71,18 +71,27 @@ class BloomSpec:
         self.hashes = optimal_hashes(self.capacity, self.bits)
         self.segments = max(1, math.ceil(self.bits / max_segment_bits))
         self.segment_bits = math.ceil(self.bits / self.segments)
+        i = np.arange(self.hashes, dtype=np.uint64)
+        self._steps = i                                   # i
+        self._cubic = i * (i - 1) * (i - 2) // 6 if self.hashes > 2 else np.zeros_like(i)
 
     def locate(self, key: str | bytes) -> tuple[int, list[int]]:
         """(segment, k offsets inside it) of a key."""
-        h1, h2, h3 = _digest(key)
-        m = self.segment_bits
+        h1, h2, h3 = struct.unpack("<QQQ", _digest(key))
+        m, k = self.segment_bits, self.hashes
         a, b = h1 % m, h2 % m
-        offsets = []
-        for i in range(self.hashes):
-            offsets.append(a)
-            a = (a + b) % m
-            b = (b + i) % m
-        return h3 % self.segments, offsets
+        return h3 % self.segments, [(a + i * b + i * (i - 1) * (i - 2) // 6) % m for i in range(k)]
+
+    def locate_many(self, keys: Sequence[str | bytes]) -> tuple[np.ndarray, np.ndarray]:
+        """(segments[n], offsets[n, k]) of many keys; the same numbers as locate(), vectorised."""
+        raw = b"".join(_digest(key) for key in keys)
+        h = np.frombuffer(raw, dtype="<u8").reshape(-1, 3)
+        m = np.uint64(self.segment_bits)
+        a = (h[:, 0] % m)[:, None]
+        b = (h[:, 1] % m)[:, None]
+        # a, b < m <= 2^32 and i, C(i,3) are small: no uint64 overflow before the final modulo
+        offsets = (a + self._steps[None, :] * b + (self._cubic[None, :] % m)) % m
+        return (h[:, 2] % np.uint64(self.segments)).astype(np.int64), offsets
 
     def __repr__(self) -> str:
         return (f"BloomSpec(n={self.capacity}, p={self.error_rate}, m={self.bits}, k={self.hashes},"
@@ -90,30 +99,65 @@ class BloomSpec:
 
 
 # ---- Redis ------------------------------------------------------------------------------------
-_ADD_LUA = """
+# KEYS[1]: the segment key; ARGV[1]: k; ARGV[2]: packed '<u4' offsets, k per item; ARGV[3]: 1 = add.
+# Returns one 0/1 per item: add -> 1 if it was new; check -> 1 if present. Bits are read for a
+# group of items with one BITFIELD_RO and the missing ones set with one BITFIELD (argument lists
+# stay under Lua's unpack limit of ~8000). Items of one call are distinct (the client folds
+# repeats), so reading a group before setting its bits changes nothing but the rare case of one
+# new item's bits all being set by others of the same group, which then counts as new: never a
+# URL wrongly skipped.
+_BLOOM_LUA = """
 local k = tonumber(ARGV[1])
+local blob = ARGV[2]
+local add = ARGV[3] == '1'
+local n = #blob / (4 * k)
+local group = math.floor(6000 / (3 * k))
+local fmt = '<' .. string.rep('I4', k)
 local out = {}
-for i = 1, #KEYS do
-  local base = 1 + (i - 1) * k
-  local new = 0
-  for j = 1, k do
-    if redis.call('SETBIT', KEYS[i], ARGV[base + j], 1) == 0 then new = 1 end
+local pos = 1
+local first = 1
+local set, s = {}, 0
+local call, sunpack, key = redis.call, struct.unpack, KEYS[1]
+local get, offs = {}, {}
+local function flush()
+  if s > 0 then
+    for j = #set, 4 * s + 1, -1 do set[j] = nil end
+    call('BITFIELD', key, unpack(set))
+    s = 0
   end
-  out[i] = new
 end
-return out
-"""
-
-_CHECK_LUA = """
-local k = tonumber(ARGV[1])
-local out = {}
-for i = 1, #KEYS do
-  local base = 1 + (i - 1) * k
-  local present = 1
-  for j = 1, k do
-    if redis.call('GETBIT', KEYS[i], ARGV[base + j]) == 0 then present = 0 break end
+while first <= n do
+  local last = math.min(n, first + group - 1)
+  local c = 0
+  for _ = first, last do
+    local t = {sunpack(fmt, blob, pos)}
+    pos = t[k + 1]
+    for j = 1, k do
+      c = c + 1
+      offs[c] = t[j]
+      get[3 * c - 2] = 'GET'; get[3 * c - 1] = 'u1'; get[3 * c] = t[j]
+    end
   end
-  out[i] = present
+  for j = #get, 3 * c + 1, -1 do get[j] = nil end
+  local bits = call('BITFIELD_RO', key, unpack(get))
+  c = 0
+  for it = first, last do
+    local missing = false
+    for _ = 1, k do
+      c = c + 1
+      if bits[c] == 0 then
+        missing = true
+        if add then
+          s = s + 1
+          set[4 * s - 3] = 'SET'; set[4 * s - 2] = 'u1'; set[4 * s - 1] = offs[c]; set[4 * s] = 1
+          if s >= 1500 then flush() end
+        end
+      end
+    end
+    if add then out[it] = missing and 1 or 0 else out[it] = missing and 0 or 1 end
+  end
+  flush()
+  first = last + 1
 end
 return out
 """
@@ -124,15 +168,14 @@ class RedisBloom:
     so that a process opening the filter with a different n/p fails loudly instead of reading
     bits laid out for another size."""
 
-    chunk = 500  # items per script call
+    chunk = 2000  # items per script call
 
     def __init__(self, client, prefix: str = "mcrawl:seen", capacity: int = 10_000_000,
                  error_rate: float = 1e-4, max_segment_bits: int = REDIS_MAX_BITS):
         self.client = client
         self.prefix = prefix
-        self.spec = BloomSpec(capacity, error_rate, max_segment_bits)
-        self._add = client.register_script(_ADD_LUA)
-        self._check = client.register_script(_CHECK_LUA)
+        self.spec = BloomSpec(capacity, error_rate, min(max_segment_bits, REDIS_MAX_BITS))
+        self._script = client.register_script(_BLOOM_LUA)
         meta = f"m={self.spec.bits};k={self.spec.hashes};segments={self.spec.segments}"
         client.set(f"{prefix}:meta", meta, nx=True)
         stored = client.get(f"{prefix}:meta")
@@ -141,44 +184,67 @@ class RedisBloom:
             raise ValueError(f"Bloom filter {prefix!r} was created as {stored}, not {meta}: use another"
                              " prefix or delete the old filter")
 
-    def _keys_args(self, urls: Sequence[str]) -> tuple[list[str], list[int]]:
-        keys, args = [], [self.spec.hashes]
-        for url in urls:
-            segment, offsets = self.spec.locate(url)
-            keys.append(f"{self.prefix}:{segment}")
-            args.extend(offsets)
-        return keys, args
+    def _run(self, urls: Sequence[str], add: bool) -> list[bool]:
+        """Repeats folded, then one script call per (segment, chunk), all in one pipeline."""
+        if not urls:
+            return []
+        first_of: dict[str, int] = {}
+        repeats: list[tuple[int, int]] = []
+        for i, url in enumerate(urls):
+            j = first_of.setdefault(url, i)
+            if j != i:
+                repeats.append((i, j))
+        if repeats:
+            unique = list(first_of)
+            flags = self._run(unique, add)
+            by_url = dict(zip(unique, flags))
+            # a repeat of a URL added in this batch is no longer new; a check repeats the answer
+            return [by_url[u] if (first_of[u] == i or not add) else False for i, u in enumerate(urls)]
+        segments, offsets = self.spec.locate_many(urls)
+        offsets = offsets.astype("<u4")
+        calls = []  # (item indexes, key, packed offsets)
+        if self.spec.segments == 1:
+            groups = [(np.arange(len(urls)), 0)]
+        else:
+            order = np.argsort(segments, kind="stable")
+            bounds = np.flatnonzero(np.diff(segments[order])) + 1
+            groups = [(idx, int(segments[idx[0]])) for idx in np.split(order, bounds)]
+        for idx, segment in groups:
+            for start in range(0, len(idx), self.chunk):
+                part = idx[start:start + self.chunk]
+                calls.append((part, f"{self.prefix}:{segment}", offsets[part].tobytes()))
+        args_flag = "1" if add else "0"
+        for attempt in (1, 2):
+            pipe = self.client.pipeline(transaction=False)
+            for _, key, blob in calls:
+                self._script(keys=[key], args=[self.spec.hashes, blob, args_flag], client=pipe)
+            try:
+                results = pipe.execute()
+                break
+            except NoScriptError:
+                # Redis restarted between loading the script and running it: no call of this
+                # pipeline ran (each needs the script), so running it again is safe
+                if attempt == 2:
+                    raise
+        out = [False] * len(urls)
+        for (part, _, _), flags in zip(calls, results):
+            for i, flag in zip(part.tolist(), flags):
+                out[i] = bool(flag)
+        return out
 
     def add_if_new(self, url: str) -> bool:
         """Add the URL; True if it was not in the filter (atomic, one round trip)."""
-        keys, args = self._keys_args([url])
-        return bool(self._add(keys=keys, args=args)[0])
+        return self._run([url], add=True)[0]
 
     def add_many_if_new(self, urls: Iterable[str]) -> list[bool]:
-        urls = list(urls)
-        out: list[bool] = []
-        pipe = self.client.pipeline(transaction=False)
-        for start in range(0, len(urls), self.chunk):
-            keys, args = self._keys_args(urls[start:start + self.chunk])
-            self._add(keys=keys, args=args, client=pipe)
-        for chunk_result in pipe.execute():
-            out.extend(bool(x) for x in chunk_result)
-        return out
+        """Pipelined check-and-add; a URL repeated in the batch is new only the first time."""
+        return self._run(list(urls), add=True)
 
     def contains_many(self, urls: Iterable[str]) -> list[bool]:
-        urls = list(urls)
-        out: list[bool] = []
-        pipe = self.client.pipeline(transaction=False)
-        for start in range(0, len(urls), self.chunk):
-            keys, args = self._keys_args(urls[start:start + self.chunk])
-            self._check(keys=keys, args=args, client=pipe)
-        for chunk_result in pipe.execute():
-            out.extend(bool(x) for x in chunk_result)
-        return out
+        return self._run(list(urls), add=False)
 
     def __contains__(self, url: str) -> bool:
-        keys, args = self._keys_args([url])
-        return bool(self._check(keys=keys, args=args)[0])
+        return self._run([url], add=False)[0]
 
     def fill_ratio(self) -> float:
         """Share of bits set (BITCOUNT: O(m), for monitoring, not the hot path)."""
@@ -252,7 +318,10 @@ class FileBloom:
                 fcntl.flock(self._fd, fcntl.LOCK_UN)
 
     def add_many_if_new(self, urls: Iterable[str]) -> list[bool]:
-        located = [self.spec.locate(u)[1] for u in urls]
+        urls = list(urls)
+        if not urls:
+            return []
+        located = self.spec.locate_many(urls)[1].tolist()
         with self._lock:
             fcntl.flock(self._fd, fcntl.LOCK_EX)
             try:
@@ -261,7 +330,14 @@ class FileBloom:
                 fcntl.flock(self._fd, fcntl.LOCK_UN)
 
     def contains_many(self, urls: Iterable[str]) -> list[bool]:
-        return [url in self for url in urls]
+        urls = list(urls)
+        if not urls:
+            return []
+        bits = self._map
+        out = []
+        for offsets in self.spec.locate_many(urls)[1].tolist():
+            out.append(all(bits[_HEADER_SIZE + (off >> 3)] & (1 << (off & 7)) for off in offsets))
+        return out
 
     def __contains__(self, url: str) -> bool:
         bits = self._map
