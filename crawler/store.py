@@ -379,6 +379,12 @@ class ChannelStore:
         )
         return [r["keyword"] for r in rows]
 
+    def channel_keywords(self, channel_id: int) -> list[str]:
+        """The channel's own keywords (not the global ones), for editing them; highest priority first."""
+        rows, _ = self._run("SELECT keyword FROM keywords WHERE channel_id = ? ORDER BY priority DESC, keyword",
+                            [channel_id])
+        return [r["keyword"] for r in rows]
+
     # ---- crawl log -----------------------------------------------------------------------------
     def log_crawl(self, channel_id: int | None, event: str, message: str = "", *, level: str = "info",
                   keyword: str | None = None, found: int = 0, new: int = 0, extracted: int = 0,
