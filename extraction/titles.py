@@ -277,8 +277,18 @@ def extract_headline(page: Page, body_node: etree._Element | None = None) -> tup
     site_parts = [p for p in parts if _is_site_part(p, site_names)] if len(parts) > 1 else []
     not_site = _Grams(_norm(" ".join(p for p in parts if p not in site_parts))) if site_parts else None
 
+    # A heading equal to one part of <title> ("About bugs – Vortex Cannon Entertainment") is the
+    # headline even when shorter than `need`, if it is the heading nearest the body (not a logo).
+    exact_parts = {_norm(p) for p in parts if p not in site_parts and len(_norm(p)) >= MIN_COMMON} \
+        if len(parts) > 1 else set()
+
     def match(cands):
-        return _best_match(cands, grams, need, not_site)
+        found = _best_match(cands, grams, need, not_site)
+        if found is None and exact_parts:
+            nearest = [c for c in cands if c[4] and not _outside_article(c[0])]
+            if nearest and _norm(nearest[-1][1]) in exact_parts:
+                return nearest[-1][0], nearest[-1][1]
+        return found
 
     headings = _candidates(page.root.iter(*_HEADING_TAGS), body_node)
     found = match(headings) if grams else None

@@ -159,3 +159,14 @@ def test_bad_pages_give_a_result_not_an_exception():
     assert headline == "Deep page headline here" and node.tag == "h1"
     bare = load_page(b"<title>Only a title, nothing else</title>")
     assert extract_headline(bare, None) == ("Only a title, nothing else", None)
+
+
+def test_heading_equal_to_a_short_title_part_next_to_the_body():
+    p = page("About bugs – Vortex Cannon Entertainment",
+             f"<h1>About bugs</h1><div id='content'>{ARTICLE_EN}</div>")
+    headline, node = extract_headline(p, body_node(p))
+    assert headline == "About bugs" and node.tag == "h1"
+    # The same words in a logo far from the body are not taken: the title's longest part is.
+    p = page("Vortex Cannon – About bugs and their fixes in the game",
+             f"<h1>Vortex Cannon</h1><h2>Latest</h2><div id='content'>{ARTICLE_EN}</div>")
+    assert extract_headline(p, body_node(p)) == ("About bugs and their fixes in the game", None)
