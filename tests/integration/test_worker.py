@@ -175,8 +175,9 @@ def test_politeness_delay_per_host_across_threads(env):
     run_worker(queues, index)
     times = sorted(t for t, p in site.hit_times if p.startswith("/news/"))
     gaps = [b - a for a, b in zip(times, times[1:])]
-    # 0.4 s apart by reservation; the margin absorbs thread scheduling on a loaded machine
-    assert len(times) == 4 and min(gaps) >= 0.25, gaps
+    # 0.4 s apart by reservation; a thread descheduled after its slot can shorten one gap on a loaded
+    # machine, so the rate is checked on the whole span and single gaps with a margin
+    assert len(times) == 4 and times[-1] - times[0] >= 3 * 0.35 and min(gaps) >= 0.15, gaps
 
 
 def test_politeness_is_shared_by_worker_processes(env, tmp_path):
@@ -198,6 +199,6 @@ def test_politeness_is_shared_by_worker_processes(env, tmp_path):
         assert p.wait(120) == 0, p.stderr.read()[-2000:]
     times = sorted(t for t, p in site.hit_times if p.startswith("/news/"))
     gaps = [b - a for a, b in zip(times, times[1:])]
-    assert len(times) == 6 and min(gaps) >= 0.25, gaps
+    assert len(times) == 6 and times[-1] - times[0] >= 5 * 0.35 and min(gaps) >= 0.15, gaps
     index.refresh()
     assert index.count() == 6
