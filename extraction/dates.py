@@ -49,7 +49,7 @@ OTHER_TIME_META = (
 
 _STRONG_LABEL = re.compile(r"(?:发布|发表|发稿|刊发|出版|首发)(?:时间|日期|于)?|published|posted|pub(?:lished)?\s?date|"
                            r"release[sd]?|erschienen|publié", re.I)
-_WEAK_LABEL = re.compile(r"时间|日期|date|time|on|am", re.I)
+_WEAK_LABEL = re.compile(r"时间|日期|\b(?:date|time|on)\b", re.I)
 _UPDATE_LABEL = re.compile(r"更新|修改|updated|modified|last\s?edit|编辑于", re.I)
 _LABEL_REACH = 14  # characters before a date searched for its label
 _URL_DATE = re.compile(r"(?<!\d)(20\d{2})[/_-]?(1[0-2]|0[1-9])[/_-]?(3[01]|[12]\d|0[1-9])(?!\d)")
@@ -125,8 +125,8 @@ def _text_candidates(wins: list[tuple[Window, str, int]], now: datetime | None, 
         text = win.text
         for found in find_times(text, now, zone, hints):
             a, b = found.start, found.end
-            if found.relative and _line_length(text, a, b) > _RELATIVE_LINE_MAX:
-                continue  # "今天下午" in a sentence is story, not the publication time
+            if found.relative and (region == "foot" or _line_length(text, a, b) > _RELATIVE_LINE_MAX):
+                continue  # "今天下午" in a sentence, "Today's paper" in a footer menu: not the publication time
             label = _label_score(text, a)
             score = (_REGION_BONUS[region] + label + 4.0 * found.has_year + 2.0 * found.has_time
                      - abs(a - anchor) / 200.0)

@@ -40,7 +40,8 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("num_y", re.compile(r"(?<![\d./-])(?P<a>\d{1,2})(?P<sep>[/.])(?P<b>\d{1,2})(?P=sep)(?P<y>20\d{2}|19\d{2})(?!\d)"
                          + _TIME_TAIL, re.I)),
     # June 12, 2014 / Jun. 12 2014 10:10 GMT
-    ("mdy", re.compile(r"(?<![a-z])" + _MON + r"\s?(?P<d>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?,?\s(?P<y>20\d{2}|19\d{2})(?!\d)"
+    ("mdy", re.compile(r"(?<![a-z])" + _MON + r"\s?(?P<d>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?,?\s(?P<y>20\d{2}|19\d{2})"
+                       r"(?:(?!\d)|(?=\d{1,2}:\d{2}))"  # "Nov 20 20194:29 AM": the clock glued on
                        + _TIME_TAIL, re.I)),
     # 12 Jun 2014 10:10 GMT / 12 June, 2014
     ("dmy", re.compile(r"(?<!\d)(?P<d>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?\s?" + _MON + r",?\s(?P<y>20\d{2}|19\d{2})(?!\d)"
@@ -57,7 +58,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("ago", re.compile(r"(?P<n>\d{1,3}|an?|one|[一两二三四五六七八九十半])\s?(?P<unit>秒钟?|分钟|小时|个小时|天|周|个?星期|"
                        r"sec(?:ond)?s?|min(?:ute)?s?|hours?|hrs?|days?|weeks?)\s?(?:ago|前)", re.I)),
     # 今天 10:20 / 昨天 / 前天 / yesterday at 10:20 / today
-    ("day_word", re.compile(r"(?P<word>今天|昨天|前天|today|yesterday)(?![a-z])" + _TIME_TAIL, re.I)),
+    ("day_word", re.compile(r"(?P<word>今天|昨天|前天|today|yesterday)(?![a-z'’])" + _TIME_TAIL, re.I)),
     # 刚刚 / just now
     ("now", re.compile(r"刚刚|just now", re.I)),
 ]

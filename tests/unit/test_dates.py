@@ -207,3 +207,11 @@ def test_generic_date_meta_gives_way_to_the_visible_date():
     assert with_meta_line("发布时间：2019-11-02 09:00", head=head) == "2019-11-02T09:00:00+08:00"
     body = f"<h1>标题测试新闻稿件一篇</h1><div id='content'>{BODY_ZH}</div>"
     assert published(body, head=head) == "2020-06-15T00:00:00+08:00"
+
+
+def test_menu_words_and_glued_clock():
+    # "Today's paper" in a menu is not a relative time; a clock glued to the year still parses.
+    body = (f"<h1>标题测试新闻稿件一篇</h1><div id='content'>{BODY_ZH}</div>"
+            "<ul><li>today's paper</li><li>today</li></ul>")
+    assert published(body) is None
+    assert with_meta_line("Nov 20 20194:29 AM EST") == "2019-11-20T04:29:00+08:00"
