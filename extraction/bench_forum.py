@@ -4,8 +4,9 @@
 
 Prints, as JSON:
 - posts: micro precision/recall/F1 and author/time accuracy (the bench's score_posts.py) for
-  the full forum path (engine structure, else PEAN), PEAN alone and the MiBAT baseline, each
-  with pages/s on one core (CPU time of the extraction only, page parsing excluded);
+  the whole pipeline (classification, then engine structure, else PEAN), the forum path alone
+  (engine, else PEAN), PEAN alone and the MiBAT baseline, each with pages/s on one core (CPU
+  time of the extraction only, page parsing excluded);
 - engines: how many forum pages an engine recogniser claimed;
 - classification: accuracy of classify() over all bench pages (articles and forum threads)
   with the shipped model, and — the figure to quote — leave-one-site-out accuracy where the
@@ -42,7 +43,10 @@ def bench_posts(bench: Path, per_page: bool = False) -> dict:
     score = _scorer(bench)
     gold = json.loads((bench / "forum" / "gold.json").read_text(encoding="utf-8"))
     pages = {k: load_page((bench / "forum" / "html" / f"{k}.html").read_bytes(), v.get("url") or None) for k, v in gold.items()}
+    from .pipeline import extract_page
+
     methods = {
+        "pipeline": lambda page: extract_page(page).posts,  # classify -> engine, else PEAN
         "engine+pean": lambda page: extract_posts(page)[0],
         "pean": pean.extract_posts,
         "mibat": mibat.extract_posts,

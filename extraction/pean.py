@@ -29,6 +29,7 @@ BETA = 0.7  # MPR bound: no single child holds most of the anchors
 MIN_SIMILARITY = 0.25  # below this a sibling is page furniture, whatever the half-previous rule says
 MIN_POST_TEXT = 15  # mean characters of own text per record for a region to count as posts
 MAX_ROUNDS = 3
+MAX_FIRST_POST_ANCHORS = 5  # post time, edit time, dates quoted in the opening post
 
 
 def _anchored_children(node: etree._Element, anchors: Anchors) -> list[etree._Element]:
@@ -95,7 +96,7 @@ def _same_time(block: etree._Element, record: etree._Element, anchors: Anchors, 
 def _first_post_before(records: list[etree._Element], path: list[etree._Element], anchors: Anchors,
                        lengths: dict, now=None) -> etree._Element | None:
     """A first post laid out unlike the replies: an anchored block just before the record list
-    (within a few levels), holding one or two anchors and real text."""
+    (within a few levels), holding a few anchors and real text beside its time line."""
     first = records[0]
     node = first
     for _ in range(4):
@@ -106,7 +107,7 @@ def _first_post_before(records: list[etree._Element], path: list[etree._Element]
             if not isinstance(sib.tag, str):
                 continue
             n = anchors.count.get(sib, 0)
-            if 1 <= n <= 2 and _text_beside_anchor(sib, anchors, lengths) >= 40 \
+            if 1 <= n <= MAX_FIRST_POST_ANCHORS and _text_beside_anchor(sib, anchors, lengths) >= 40 \
                     and not _same_time(sib, first, anchors, now):
                 return sib
             if n:

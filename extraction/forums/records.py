@@ -14,6 +14,9 @@ from .common import class_words, floor_marker, number_floors, post_content, time
 _AUTHOR_WORDS = re.compile(r"author|user|poster|member|creator|nick|name|owner|byline", re.I)
 _PROFILE_HREF = re.compile(r"member|user|profile|/u/|uid=|space-|people|account|mod=space", re.I)
 _NOT_AUTHOR_TEXT = re.compile(r"^(?:#?\d+|quote|reply|report|zitat|antworten|zitieren|回复|引用|举报|\W+)$", re.I)
+# Only containers are stepped into: a post whose text is one <p> still has its content block
+# around it, where a later code box or list of the same post also lives.
+_CONTAINERS = frozenset("div td tr tbody table article section main dd dl blockquote".split())
 # A block holding at least this share of its parent's post text is "the" content, not a part of it.
 CONTENT_SHARE = 0.6
 
@@ -38,7 +41,7 @@ def _descend_content(record: etree._Element, lengths: dict) -> etree._Element:
         for child in node:
             if isinstance(child.tag, str) and lengths.get(child, 0) > best_len:
                 best, best_len = child, lengths.get(child, 0)
-        if best is None or total <= 0 or best_len < CONTENT_SHARE * total:
+        if best is None or total <= 0 or best_len < CONTENT_SHARE * total or best.tag not in _CONTAINERS:
             return node
         node = best
 
@@ -81,6 +84,11 @@ def _author_candidates(record: etree._Element, content: etree._Element,
                        anchors_in: list[etree._Element]) -> list[tuple[tuple, str, float]]:
     """(position key, text, score) of the elements of a record that may name its poster."""
     skip = set(anchors_in)
+    for anchor in anchors_in:  # elements around a time ("#1 2019-09-29 10:46") are no names
+        for anc in anchor.iterancestors():
+            if anc is record:
+                break
+            skip.add(anc)
     content_nodes = set(content.iter()) if content is not record else set()
     out = []
     for order, el in enumerate(record.iter()):
