@@ -211,7 +211,7 @@ def test_generic_date_meta_gives_way_to_the_visible_date():
 
 def test_menu_words_and_glued_clock():
     # "Today's paper" in a menu is not a relative time; a clock glued to the year still parses.
-    body = (f"<h1>标题测试新闻稿件一篇</h1><div id='content'>{BODY_ZH}</div>"
+    body = (f"<h1>标题测试新闻稿件一篇</h1><div id='content'>{BODY_ZH * 3}</div>"
             "<ul><li>today's paper</li><li>today</li></ul>")
     assert published(body) is None
     assert with_meta_line("Nov 20 20194:29 AM EST") == "2019-11-20T04:29:00+08:00"
