@@ -5,6 +5,7 @@ from an index template, so the index can be rolled over without touching the wri
 template body comes from deploy/elasticsearch/index-template.json when present (its
 index_patterns are re-pointed at our alias); otherwise from TEMPLATE_FALLBACK below, which uses
 the built-in `cjk` analyzer so it works on a node without analysis plugins.
+Searches go through the alias; highlights come back as <em>...</em>.
 """
 from __future__ import annotations
 
@@ -24,29 +25,32 @@ from workers.index import (DEFAULT_ALIAS, DOC_FIELDS, IndexUnavailable, SearchHi
 
 TEMPLATE_FILE = Path(__file__).resolve().parent.parent / "deploy" / "elasticsearch" / "index-template.json"
 
-_TEXT = {"type": "text", "analyzer": "cjk", "fields": {"std": {"type": "text", "analyzer": "standard"}}}
+# used only when deploy/elasticsearch/index-template.json is missing (e.g. an installed wheel)
+_TEXT = {"type": "text", "analyzer": "mcrawl_text"}
 TEMPLATE_FALLBACK: dict[str, Any] = {
+    "priority": 100,
     "template": {
-        "settings": {"number_of_shards": 1, "number_of_replicas": 0, "refresh_interval": "1s"},
+        "settings": {"number_of_shards": 1, "number_of_replicas": 0,
+                     "analysis": {"analyzer": {"mcrawl_text": {"type": "cjk"}}}},
         "mappings": {
-            "dynamic": "strict",
+            "dynamic": False,
             "properties": {
-                "url": {"type": "keyword"},
+                "url": {"type": "keyword", "ignore_above": 4096},
                 "site": {"type": "keyword"},
                 "channel": {"type": "keyword"},
                 "channel_kind": {"type": "keyword"},
-                "title": _TEXT,
+                "title": {**_TEXT, "fields": {"keyword": {"type": "keyword", "ignore_above": 1024}}},
                 "content": _TEXT,
-                "pubdate": {"type": "date"},
+                "pubdate": {"type": "date", "ignore_malformed": True},
                 "crawled_at": {"type": "date"},
-                "author": {"type": "keyword"},
-                "source": {"type": "keyword"},
+                "author": {"type": "keyword", "ignore_above": 512, "fields": {"text": _TEXT}},
+                "source": {"type": "keyword", "ignore_above": 512, "fields": {"text": _TEXT}},
                 "lang": {"type": "keyword"},
                 "page_type": {"type": "keyword"},
                 "method": {"type": "keyword"},
             },
         },
-    }
+    },
 }
 
 _UNAVAILABLE = (es_exc.ConnectionError, es_exc.ConnectionTimeout)
@@ -88,9 +92,17 @@ class ElasticIndex:
 
     # ---- setup -----------------------------------------------------------------------------------
     def ensure(self) -> None:
-        """Index template + first index with the alias as its write index (idempotent)."""
+        """Index template + first index with the alias as its write index (idempotent). A node
+        without the smartcn plugin gets the template's built-in fallback analyzer (cjk)."""
         body = load_template(self.alias)
-        self._guard(self.client.indices.put_index_template, name=self.alias, **body)
+        try:
+            self._guard(self.client.indices.put_index_template, name=self.alias, **body)
+        except es_exc.BadRequestError as exc:
+            analyzers = body.get("template", {}).get("settings", {}).get("analysis", {}).get("analyzer", {})
+            if "smartcn" not in str(exc) or "mcrawl_text" not in analyzers:
+                raise
+            analyzers["mcrawl_text"] = body.get("_meta", {}).get("mcrawl_text_fallback") or {"type": "cjk"}
+            self._guard(self.client.indices.put_index_template, name=self.alias, **body)
         if not self._guard(self.client.indices.exists_alias, name=self.alias):
             try:
                 self._guard(self.client.indices.create, index=f"{self.alias}-000001",
@@ -101,7 +113,11 @@ class ElasticIndex:
 
     def drop(self) -> None:
         """Delete the indices behind the alias and the template (tests, resets)."""
-        self._guard(self.client.options(ignore_status=404).indices.delete, index=f"{self.alias}-*")
+        # named one by one: clusters refuse wildcard deletes (action.destructive_requires_name)
+        names = list(self._guard(self.client.options(ignore_status=404).indices.get, index=f"{self.alias}-*"))
+        for name in names:
+            if name.startswith(f"{self.alias}-"):
+                self._guard(self.client.options(ignore_status=404).indices.delete, index=name)
         self._guard(self.client.options(ignore_status=404).indices.delete_index_template, name=self.alias)
 
     def refresh(self) -> None:
@@ -154,7 +170,7 @@ class ElasticIndex:
                 span["lt"] = iso_utc(until)
             filters.append({"range": {"pubdate": span}})
         query = (query or "").strip()
-        must = ({"multi_match": {"query": query, "fields": ["title^3", "title.std^2", "content", "content.std"],
+        must = ({"multi_match": {"query": query, "fields": ["title^3", "content", "source.text", "author.text"],
                                  "type": "most_fields", "operator": "and"}}
                 if query else {"match_all": {}})
         order: list[Any] = (["_score", {"pubdate": {"order": "desc", "missing": "_last"}}] if sort == "relevance"
