@@ -45,6 +45,8 @@ FIELDS = (
 FIELD_NAMES = tuple(f.name for f in FIELDS)
 MAX_TEXT = {"name": 200, "entry_url": 2048, "site": 255, "language": 16, "tz": 64}  # column widths
 DEFAULT_MAX_TEXT = 1024
+MAX_KEYWORD = 200  # keywords.keyword column width
+MAX_KEYWORDS = 500
 
 
 def form_values(channel: Channel | None) -> dict[str, Any]:
@@ -98,3 +100,22 @@ def check_channel(values: Mapping[str, Any], field_problems: Mapping[str, str]) 
     if not problems:
         problems = validate_channel(dict(values))
     return problems
+
+
+def parse_keywords(text: str | None) -> tuple[list[str], list[str]]:
+    """(keywords, problems) from a one-per-line text box: trimmed, blank lines and repeats dropped."""
+    keywords: list[str] = []
+    seen: set[str] = set()
+    problems: list[str] = []
+    for line in (text or "").splitlines():
+        keyword = line.strip()
+        if not keyword or keyword in seen:
+            continue
+        if len(keyword) > MAX_KEYWORD:
+            problems.append(f"keyword {keyword[:30]!r}… is too long (at most {MAX_KEYWORD} characters)")
+            continue
+        seen.add(keyword)
+        keywords.append(keyword)
+    if len(keywords) > MAX_KEYWORDS:
+        problems.append(f"{len(keywords)} keywords: at most {MAX_KEYWORDS} per channel")
+    return keywords, problems

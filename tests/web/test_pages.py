@@ -219,3 +219,29 @@ def test_repeated_wrong_passwords_are_throttled(settings, indexed, queues, store
     assert codes == [401] * 5 + [429]
     right = client.post("/login", data={"user": "admin", "password": "test-password-1", "csrf_token": token})
     assert right.status_code == 429 and int(right.headers["Retry-After"]) > 0  # even the right one waits
+
+
+def test_metasearch_keywords_are_kept_in_order_and_edited(admin, store):
+    form = channel_form(admin, name=unique("meta"), kind="metasearch",
+                        entry_url="http://127.0.0.1:9/search?q={keyword}", detail_url_regex=r"/news/\d+",
+                        keywords="台风\n  高温 \n\n台风\nflood")
+    assert admin.post("/channels/new", data=form).status_code == 302
+    row = store.get_channel_by_name(unique("meta"))
+    assert store.channel_keywords(row.id) == ["台风", "高温", "flood"]
+    edit_page = admin.get(f"/channels/{row.id}/edit").get_data(as_text=True)
+    assert ">台风\n高温\nflood</textarea>" in edit_page
+
+    form = channel_form(admin, name=unique("meta"), kind="metasearch",
+                        entry_url="http://127.0.0.1:9/search?q={keyword}", detail_url_regex=r"/news/\d+",
+                        keywords="flood\n暴雨")
+    form["csrf_token"] = csrf_token(admin, f"/channels/{row.id}/edit")
+    assert admin.post(f"/channels/{row.id}/edit", data=form).status_code == 302
+    assert store.channel_keywords(row.id) == ["flood", "暴雨"]
+    expanded = store.keywords(row.id)  # what the controller will expand (global keywords too), in order
+    assert expanded.index("flood") < expanded.index("暴雨")
+
+    too_long = channel_form(admin, name=unique("meta long"), kind="metasearch",
+                            entry_url="http://127.0.0.1:9/search?q={keyword}", keywords="字" * 201)
+    response = admin.post("/channels/new", data=too_long)
+    assert response.status_code == 400 and "is too long" in response.get_data(as_text=True)
+    assert store.get_channel_by_name(unique("meta long")) is None
