@@ -175,11 +175,13 @@ def _wall_date(found: FoundTime) -> date:
 
 
 def extract_published(page: Page, headline_node: etree._Element | None = None,
-                      body_node: etree._Element | None = None) -> str | None:
-    """ISO 8601 publication time (with the page's/channel's zone offset when known), or None."""
+                      body_node: etree._Element | None = None, *, use_structured: bool = True) -> str | None:
+    """ISO 8601 publication time (with the page's/channel's zone offset when known), or None.
+
+    `use_structured=False` ignores meta/JSON-LD (the benchmark measures the visible-text path with it)."""
     zone = _zone(page)
     now = page.fetched_at
-    stated, weak, hints = _structured(page, now, zone)
+    stated, weak, hints = _structured(page, now, zone) if use_structured else (None, None, [])
     candidates = _with_text_years(_text_candidates(meta_windows(page, headline_node, body_node), now, zone, hints), hints)
     seen = max(candidates, key=lambda c: c[0])[1] if candidates else None
     if stated is None and seen is None:
