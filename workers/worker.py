@@ -23,6 +23,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
+from crawler.urls import url_id
 from extraction import extract
 
 from .fetch import Fetcher, FetchError
@@ -72,7 +73,7 @@ def document(item: dict, result, fetched_at: datetime) -> dict:
     if result.posts and not content:
         content = "\n\n".join(p.content for p in result.posts if p.content)
     return {
-        "id": item["url_id"],
+        "id": item.get("url_id") or url_id(item["url"]),
         "url": item["url"],
         "site": item.get("site"),
         "channel": item.get("channel_id"),
