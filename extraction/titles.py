@@ -117,16 +117,26 @@ def split_title(title: str) -> list[str]:
     for part in parts:
         if not part:
             continue
-        pieces = [p.strip() for p in _BARE_HYPHEN.split(part) if p.strip()]
-        # A bare hyphen separates a site/section name ("…GPU-EDN 电子技术设计", "…-CSDN.NET") but is
-        # also part of words ("X-Men", "Spider-Man"): split only when every piece but the longest
-        # looks like a name (CJK or a domain).
-        longest = max(pieces, key=len) if pieces else ""
-        if len(pieces) > 1 and all(_AFFIX_LIKE.search(p) and len(p) >= 2 for p in pieces if p is not longest):
-            out.extend(pieces)
+        # A bare hyphen separates a trailing site/section name ("…GPU-EDN 电子技术设计", "…-CSDN.NET",
+        # "…网络-股票频道-和讯网") but is also part of words and headlines ("X-Men", "王者荣耀-新英雄"):
+        # only trailing pieces that look like names (CJK or a domain, at most 20 characters) come off.
+        pieces = [p.strip() for p in _BARE_HYPHEN.split(part)]
+        tail: list[str] = []
+        while len(pieces) > 1 and pieces[-1] and len(pieces[-1]) <= 20 and _AFFIX_LIKE.search(pieces[-1]) \
+                and len("-".join(pieces[:-1])) >= len(pieces[-1]):
+            tail.insert(0, pieces.pop())
+        if tail:
+            out.append(_rejoin(part, pieces))
+            out.extend(tail)
         else:
             out.append(part)
     return out
+
+
+def _rejoin(part: str, pieces: list[str]) -> str:
+    """The leading pieces of a hyphen split, as written in `part`."""
+    joined = "-".join(pieces)
+    return part[: len(joined)] if part.startswith(joined) else joined
 
 
 def _site_names(page: Page) -> list[str]:

@@ -125,6 +125,8 @@ def test_split_and_strip_site_name():
     assert split_title("1-10月德清县固定资产投资结构趋稳趋优") == ["1-10月德清县固定资产投资结构趋稳趋优"]
     assert split_title("X-Men review: the best one yet") == ["X-Men review: the best one yet"]
     assert split_title("COVID-19 cases fall again") == ["COVID-19 cases fall again"]
+    # Only trailing name-like pieces come off at a bare hyphen; a hyphen inside a headline stays.
+    assert strip_site_name("王者荣耀-新英雄上线，玩家：太强了_游戏频道") == "王者荣耀-新英雄上线，玩家：太强了"
 
 
 def test_no_title_and_no_heading_gives_none():
