@@ -173,12 +173,12 @@ def main(argv: list[str] | None = None) -> int:
     index_url = f"{args.es}?alias={args.alias}"
     index = open_index(index_url)
     if args.fresh:
-        _drop(index)
+        index.drop()
     index.ensure()
     have = index.count()
     if have != args.docs:
         if have:
-            _drop(index)
+            index.drop()
             index.ensure()
         print(f"building the index: {args.docs} synthetic articles under alias {args.alias}", file=sys.stderr)
         seconds = build_index(index, args.docs)
@@ -221,15 +221,6 @@ def main(argv: list[str] | None = None) -> int:
     target = percentile(times, 95) <= 200
     print(f"  target p95 <= 200 ms: {'met' if target else 'NOT met'}")
     return 0
-
-
-def _drop(index) -> None:
-    """Delete the indices behind the alias by name (wildcard deletes are refused by the node)."""
-    client = index.client.options(ignore_status=404)
-    if client.indices.exists_alias(name=index.alias):
-        for name in list(client.indices.get_alias(name=index.alias).body):
-            client.indices.delete(index=name)
-    client.indices.delete_index_template(name=index.alias)
 
 
 if __name__ == "__main__":

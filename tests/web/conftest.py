@@ -62,18 +62,8 @@ def indexed(settings):
     ok, errors = index.index_bulk(docs, refresh=True)
     assert (ok, errors) == (len(docs), [])
     yield docs
-    drop_alias(index)
+    index.drop()
     index.close()
-
-
-def drop_alias(index) -> None:
-    """Delete the indices behind the test alias by name (the node refuses wildcard deletes,
-    action.destructive_requires_name), then its template."""
-    client = index.client.options(ignore_status=404)
-    names = list(client.indices.get_alias(name=index.alias).body or {}) if client.indices.exists_alias(name=index.alias) else []
-    for name in names:
-        client.indices.delete(index=name)
-    client.indices.delete_index_template(name=index.alias)
 
 
 @pytest.fixture(scope="session")

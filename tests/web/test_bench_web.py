@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from crawler.bench_web import _drop, main, make_docs, percentile
+from crawler.bench_web import main, make_docs, percentile
 from tests.web.conftest import TAG
 
 
@@ -29,7 +29,7 @@ def test_benchmark_runs_on_a_small_index(es_url, capsys):
         assert main(["--es", es_url, "--alias", alias, "--docs", "300", "--queries", "20", "--warmup", "2"]) == 0
     finally:
         index = open_index(f"{es_url}?alias={alias}")
-        _drop(index)
+        index.drop()
         index.close()
     out = capsys.readouterr().out
     assert "index: 300 documents" in out
