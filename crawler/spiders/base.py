@@ -153,7 +153,10 @@ class ChannelJobSpider(scrapy.Spider):
             self._start_job(job)
 
     def _maybe_close(self) -> None:
-        if self.runs:
+        limit_reached = bool(self.max_jobs and self.jobs_taken >= self.max_jobs)
+        # Jobs whose not-before time has not come yet (keyword searches spaced by politeness) still
+        # count as work: drain mode waits for them.
+        if self.runs or (not limit_reached and self._jobs_waiting()):
             self._idle_since = None
             return
         now = time.monotonic()
@@ -165,6 +168,12 @@ class ChannelJobSpider(scrapy.Spider):
             from scrapy.utils.defer import deferred_from_coro
 
             deferred_from_coro(self.crawler.engine.close_spider_async(reason="finished"))
+
+    def _jobs_waiting(self) -> bool:
+        try:
+            return len(self.queues.jobs) > 0
+        except Exception:
+            return True  # cannot tell (queue restarting): keep going rather than close early
 
     # ---- one job -------------------------------------------------------------------------------
     def _channel(self, job: Mapping[str, Any]):

@@ -266,3 +266,20 @@ def test_politeness_delay_spaces_requests_to_one_host(crawl):
     assert len(times) == 4
     gaps = [b - a for a, b in zip(times, times[1:])]
     assert min(gaps) >= 0.3, gaps  # 0.4 s by the slot; margin for scheduling on a loaded machine
+
+
+def test_until_idle_waits_for_jobs_whose_time_has_not_come(redis_url, tmp_path):
+    """Drain mode must not close while a job waits for its not-before time (spaced keyword searches)."""
+    import time as _time
+
+    queue_url = f"{redis_url}{'&' if '?' in redis_url else '?'}prefix=test-notbefore-{uuid.uuid4().hex[:8]}"
+    db_url = f"sqlite:///{tmp_path}/db.sqlite3"
+    queues = open_queues(queue_url, Settings(queue_url=queue_url, db_url=db_url))
+    with LocalSite({"/feed.xml": Response(200, rss("/n/1.html"), XML),
+                    "/later.xml": Response(200, rss("/n/2.html"), XML)}) as site:
+        queues.jobs.push({"channel_id": 1, "kind": "rss", "url": site.url("/feed.xml"), "politeness_delay_s": 0})
+        queues.jobs.push({"channel_id": 1, "kind": "rss", "url": site.url("/later.xml"), "politeness_delay_s": 0},
+                         not_before=_time.time() + 3)
+        run_spiders({"MCRAWL_QUEUE": queue_url, "MCRAWL_DB": db_url})
+        assert site.hits.get("/later.xml") == 1
+        assert {i["url"] for i in drain(queues)} == {site.url("/n/1.html"), site.url("/n/2.html")}
