@@ -297,20 +297,25 @@ class ChannelStore:
         until = now + timedelta(seconds=lease_s)
         due = ("enabled = 1 AND (next_run_at IS NULL OR next_run_at <= ?)"
                " AND (claimed_until IS NULL OR claimed_until < ?)")
-        rows, _ = self._run(
-            f"SELECT id FROM channels WHERE {due} ORDER BY priority DESC, next_run_at, id LIMIT ?",
-            self._params([now, now, int(limit)]),
-        )
-        claimed = []
-        for row in rows:
-            _, affected = self._run(
-                f"UPDATE channels SET claimed_by = ?, claimed_until = ? WHERE id = ? AND {due}",
-                self._params([owner, until, row["id"], now, now]),
+        claimed: list[Channel] = []
+        # rows lost to a racing controller are no longer due, so each round makes progress;
+        # fewer than `limit` returned means no due channel is left
+        while len(claimed) < limit:
+            rows, _ = self._run(
+                f"SELECT id FROM channels WHERE {due} ORDER BY priority DESC, next_run_at, id LIMIT ?",
+                self._params([now, now, int(limit) - len(claimed)]),
             )
-            if affected == 1:
-                channel = self.get_channel(row["id"])
-                if channel is not None and channel.claimed_by == owner:
-                    claimed.append(channel)
+            if not rows:
+                break
+            for row in rows:
+                _, affected = self._run(
+                    f"UPDATE channels SET claimed_by = ?, claimed_until = ? WHERE id = ? AND {due}",
+                    self._params([owner, until, row["id"], now, now]),
+                )
+                if affected == 1:
+                    channel = self.get_channel(row["id"])
+                    if channel is not None and channel.claimed_by == owner:
+                        claimed.append(channel)
         return claimed
 
     def release_channel(self, channel_id: int, owner: str | None = None) -> None:
