@@ -12,7 +12,7 @@ from werkzeug.serving import WSGIRequestHandler, make_server
 from crawler.config import Settings
 from crawler.web.backends import Backends
 from crawler.web.highlight import safe_highlight
-from crawler.web.views_common import fmt_duration, fmt_time
+from crawler.web.views_common import fmt_duration, fmt_time, safe_href
 from crawler.web.webconfig import WebConfig, load_web_config
 
 # Everything the pages load comes from this server: no CDN, works offline, and an injected
@@ -54,6 +54,7 @@ def create_app(settings: Settings, web: WebConfig | None = None) -> Flask:
     app.jinja_env.filters["when"] = lambda value: fmt_time(value, zone)
     app.jinja_env.filters["highlight"] = safe_highlight
     app.jinja_env.filters["duration"] = fmt_duration
+    app.jinja_env.filters["href"] = safe_href
 
     @app.after_request
     def security_headers(response):

@@ -68,3 +68,16 @@ def fmt_duration(seconds: Any) -> str:
             value = s / size
             return f"{value:g} {unit}" if value == int(value) else f"{value:.1f} {unit}"
     return f"{s:g} s"
+
+
+def safe_href(url: Any) -> str:
+    """`url` for an href only when it is http(s): a stored `javascript:` URL must not become a
+    clickable script (escaping alone does not stop that)."""
+    from urllib.parse import urlsplit
+
+    text = str(url or "").strip()
+    try:
+        scheme = urlsplit(text).scheme.lower()
+    except ValueError:
+        return ""
+    return text if scheme in ("http", "https") else ""

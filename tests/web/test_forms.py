@@ -130,3 +130,11 @@ def test_login_throttle_blocks_after_repeated_failures_then_forgets():
     throttle.failed("a", now=70)
     throttle.failed("b", now=70)
     assert "1.2.3.4" not in throttle._failures  # bounded memory: the oldest address went first
+
+
+def test_only_http_links_become_hrefs():
+    from crawler.web.views_common import safe_href
+
+    assert safe_href("https://news.example.cn/a?b=1") == "https://news.example.cn/a?b=1"
+    assert safe_href(" JavaScript:alert(1)") == "" and safe_href("data:text/html,x") == ""
+    assert safe_href(None) == "" and safe_href("http://[::1") == ""
