@@ -261,7 +261,9 @@ def _sub_texts(el: etree._Element) -> list[tuple[etree._Element, str]]:
 
 
 def _reference_titles(page: Page) -> list[str]:
-    refs = [page.title, page.meta.get("og:title", ""), page.meta.get("twitter:title", "")]
+    # "ArticleTitle" is how TRS and other CMSs common on Chinese government and news sites state it.
+    refs = [page.title, page.meta.get("og:title", ""), page.meta.get("twitter:title", ""),
+            page.meta.get("articletitle", "")]
     for item in page.jsonld:
         headline = item.get("headline")
         if isinstance(headline, str):
@@ -313,6 +315,12 @@ def extract_headline(page: Page, body_node: etree._Element | None = None) -> tup
         stated = strip_site_name(ref, site_names)
         if len(_norm(stated)) >= WEAK_TITLE_CHARS:
             return stated, None
+    # A short headline ("国务院常务会议_新闻中心") is still the headline when a heading says the same.
+    if len(main_norm) >= MIN_COMMON:
+        same = [c for c in headings if _norm(c[1]) == main_norm and not _outside_article(c[0])]
+        if same:
+            chosen = ([c for c in same if c[4]] or same)[-1]
+            return chosen[1], chosen[0]
     heading = _opening_heading(headings) or _opening_heading(
         _candidates(_named_title_elements(page, body_node), body_node))
     if heading is not None:

@@ -172,3 +172,18 @@ def test_heading_equal_to_a_short_title_part_next_to_the_body():
     p = page("Vortex Cannon – About bugs and their fixes in the game",
              f"<h1>Vortex Cannon</h1><h2>Latest</h2><div id='content'>{ARTICLE_EN}</div>")
     assert extract_headline(p, body_node(p)) == ("About bugs and their fixes in the game", None)
+
+
+def test_short_headline_equal_to_a_heading_is_taken_with_its_node():
+    p = page("国务院常务会议_新闻中心_示例网",
+             f"<h1>国务院常务会议</h1><h3>相关阅读列表</h3><div id='content'>{ARTICLE_ZH}</div>")
+    headline, node = extract_headline(p, body_node(p))
+    assert headline == "国务院常务会议" and node.tag == "h1"
+
+
+def test_article_title_meta_is_a_reference():
+    p = page("新闻中心", "<p class='con-title'>1-10月德清县固定资产投资结构趋稳趋优</p>"
+             f"<div id='content'>{ARTICLE_ZH}</div>",
+             head_extra="<meta name='ArticleTitle' content='1-10月德清县固定资产投资结构趋稳趋优'>")
+    headline, node = extract_headline(p, body_node(p))
+    assert headline == "1-10月德清县固定资产投资结构趋稳趋优" and node is not None
