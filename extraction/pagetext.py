@@ -246,7 +246,7 @@ def meta_windows(page: Page, headline_node: etree._Element | None,
     `marks["body"]` is where the body node starts when it starts inside that window.
     Computed once per (page, headline, body): dates and bylines read the same windows.
     """
-    cached = page.__dict__.get("_meta_windows")
+    cached = getattr(page, "_meta_windows", None)
     if cached is not None and cached[0] is headline_node and cached[1] is body_node:
         return cached[2]
     out: list[tuple[Window, str, int]] = []
@@ -274,6 +274,10 @@ def meta_windows(page: Page, headline_node: etree._Element | None,
         out.append((text_after(body_node, AFTER_BODY), "foot", 0))
     if not out:
         out.append((text_after(page.body, NO_HEADLINE_BEFORE_BODY + BODY_TOP, include_self=True), "head", 0))
-    # Per-page memo (the Page is this page's own object; nothing is shared between pages).
-    page.__dict__["_meta_windows"] = (headline_node, body_node, out)
+    # Per-page memo (the Page is this page's own object; nothing is shared between pages). A Page
+    # that cannot take the attribute (slots, frozen) just computes the windows again.
+    try:
+        setattr(page, "_meta_windows", (headline_node, body_node, out))
+    except AttributeError:
+        pass
     return out
