@@ -215,3 +215,18 @@ def test_menu_words_and_glued_clock():
             "<ul><li>today's paper</li><li>today</li></ul>")
     assert published(body) is None
     assert with_meta_line("Nov 20 20194:29 AM EST") == "2019-11-20T04:29:00+08:00"
+
+
+def test_text_windows_around_an_element():
+    from extraction.pagetext import text_after, text_before
+
+    page = load_page("<html><body><div><p>one</p><p>two <b>bold</b> end</p></div><h1>Head</h1>"
+                     "<div id='x'><p>three</p><span>four</span></div><p>five</p></body></html>".encode())
+    h1 = page.root.find(".//h1")
+    content = page.root.find(".//div[@id='x']")
+    assert text_before(h1, 100).split("\n")[-3:] == ["one", "two bold end", ""]
+    after = text_after(h1, 100, marks={content: "body"})
+    assert [line for line in after.text.split("\n") if line] == ["three", "four", "five"]
+    assert after.text[after.marks["body"]:].lstrip("\n").startswith("three")
+    assert "five" not in text_after(h1, 3).text  # the walk stops once the limit is reached
+    assert text_after(content, 100, include_self=True).text.split() == ["three", "four", "five"]
