@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from datetime import date, datetime, timedelta, tzinfo
+from datetime import date, datetime, timedelta, timezone, tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from lxml import etree
@@ -170,6 +170,20 @@ def _with_text_years(candidates: list[tuple[float, FoundTime]], hints: list[date
     return out
 
 
+def _same_instant(seen: FoundTime, stated: FoundTime) -> datetime | None:
+    """The visible time with its offset, when it is the structured instant shown on some clock
+    (meta in UTC, page in local time): the page's own wall time and day are what readers see."""
+    if not (seen.has_time and stated.has_time) or seen.relative or seen.value.tzinfo is not None \
+            or stated.value.tzinfo is None:
+        return None
+    shown = seen.value.replace(second=0, microsecond=0)
+    utc = stated.value.astimezone(timezone.utc).replace(tzinfo=None, second=0, microsecond=0)
+    offset = shown - utc
+    if abs(offset) > timedelta(hours=14) or offset.total_seconds() % 900:
+        return None
+    return seen.value.replace(tzinfo=timezone(offset))
+
+
 def _wall_date(found: FoundTime) -> date:
     return found.value.date()
 
@@ -186,6 +200,10 @@ def extract_published(page: Page, headline_node: etree._Element | None = None,
     seen = max(candidates, key=lambda c: c[0])[1] if candidates else None
     if stated is None and seen is None:
         stated = weak
+    if stated is not None and seen is not None:
+        shown = _same_instant(seen, stated)
+        if shown is not None:
+            return to_iso(shown, None)
     if stated is not None and zone is not None and stated.value.tzinfo is not None:
         # The same instant on the channel's clock, so its day compares with the page's visible dates.
         stated = replace(stated, value=stated.value.astimezone(zone))

@@ -230,3 +230,9 @@ def test_text_windows_around_an_element():
     assert after.text[after.marks["body"]:].lstrip("\n").startswith("three")
     assert "five" not in text_after(h1, 3).text  # the walk stops once the limit is reached
     assert text_after(content, 100, include_self=True).text.split() == ["three", "four", "five"]
+
+
+def test_visible_local_time_of_a_utc_meta_instant_keeps_the_page_day_and_gets_the_offset():
+    head = "<meta property='article:published_time' content='2019-11-20T02:59:46Z'>"
+    # Shown on the page as US Central time, the evening before; no channel zone configured.
+    assert with_meta_line("Nov. 19, 2019 8:59 PM", head=head, tz=None) == "2019-11-19T20:59:00-06:00"
