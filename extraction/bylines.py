@@ -110,6 +110,11 @@ def _from_windows(page: Page, headline_node, body_node) -> tuple[str | None, str
 
 def _trim_name(value: str) -> str:
     words = value.split()
+    # "Jane O'Brien BBC News": after a name in ordinary case, an all-capitals word is the outlet.
+    for i, word in enumerate(words[1:], 1):
+        if word.isupper() and len(word) > 1 and any(not w.isupper() for w in words[:i]):
+            words = words[:i]
+            break
     while words and words[-1] in _LAST_NAME_JOINERS:
         words.pop()
     return " ".join(words)

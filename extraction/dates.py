@@ -9,7 +9,10 @@ Order of evidence:
    never looked at, because only these windows are searched;
 3. a date in the URL path.
 When the structured value and the visible text agree on the day, the text's time of day wins
-(it is what readers see; structured values are often the crawl or build time of that day).
+(it is what readers see; structured values are often the crawl or build time of that day); when
+the visible time is the structured instant on another clock (meta in UTC, page in local time), the
+visible one is returned with that offset. Generic keys (<meta name="date">) count only when the
+text shows no date.
 
 Result: ISO 8601 with seconds; the offset the page states, else the channel's zone (page.tz), else
 a naive local time. Times written without a year take it from a structured date of the same

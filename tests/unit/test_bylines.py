@@ -123,3 +123,9 @@ def test_bad_pages_give_none_not_an_exception():
     assert extract_byline(page, page.root.find(".//h1"), None) == (None, "新华社")
     page = load_page("<html><body><p>作者：王小明</p></body></html>".encode())
     assert extract_byline(page, None, None) == ("王小明", None)
+
+
+def test_english_by_line_stops_at_the_outlet_in_capitals():
+    assert byline("By Jane O'Brien BBC News, Washington", body=BODY_EN, title="A story") == ("Jane O'Brien", None)
+    assert byline("By LISA MASCARO and MARY CLARE JALONICK", body=BODY_EN, title="A story") == \
+        ("LISA MASCARO and MARY CLARE JALONICK", None)
