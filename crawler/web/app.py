@@ -1,12 +1,14 @@
 """The Flask app factory and a helper that serves the console from a background thread."""
 from __future__ import annotations
 
+import dataclasses
 import threading
 from datetime import timedelta
 from zoneinfo import ZoneInfo
 
 from flask import Flask, jsonify, render_template, request
 from flask_wtf.csrf import CSRFProtect, CSRFError
+from werkzeug.security import generate_password_hash
 from werkzeug.serving import WSGIRequestHandler, make_server
 
 from crawler.config import Settings
@@ -118,11 +120,15 @@ class _ServerThread(threading.Thread):
 
 
 def serve_in_thread(settings: Settings, host: str = "127.0.0.1", port: int = 8080,
-                    web: WebConfig | None = None) -> str:
+                    web: WebConfig | None = None, admin_password: str | None = None) -> str:
     """Start the console in a daemon thread and return its URL (port 0 picks a free port).
 
-    The server stops with the process; `stop_server(url)` stops it earlier.
+    `admin_password` adds the user "admin" with that password (hashed in memory), e.g. for
+    `mcrawl demo`. The server stops with the process; `stop_server(url)` stops it earlier.
     """
+    web = web or load_web_config(settings)
+    if admin_password:
+        web = dataclasses.replace(web, users={**web.users, "admin": generate_password_hash(admin_password)})
     thread = _ServerThread(create_app(settings, web), host, port)
     thread.start()
     url = f"http://{host}:{thread.server.server_port}/"

@@ -34,3 +34,27 @@ def test_embedded_search_status_and_channels(embedded):
     assert status["errors"] == {}, status["errors"]
     assert sum(p["count"] for p in status["articles_per_hour"]) == 5 and status["total_articles"] == 5
     assert embedded.get("/channels/").status_code == 200
+
+
+def test_serve_in_thread_with_an_admin_password(tmp_path):
+    """What `mcrawl demo` calls: a URL that answers, and the given password opens the channels page."""
+    import http.cookiejar
+    import re
+    import urllib.parse
+    import urllib.request
+
+    from crawler.web.app import serve_in_thread, stop_server
+
+    settings = Settings(db_url=f"sqlite:///{tmp_path}/c.sqlite3", queue_url=f"local:///{tmp_path}/q",
+                        index_url=f"sqlite:///{tmp_path}/i.sqlite3", data_dir=str(tmp_path))
+    url = serve_in_thread(settings, "127.0.0.1", 0, admin_password="demo-password")
+    try:
+        assert re.fullmatch(r"http://127\.0\.0\.1:\d+/", url)
+        opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+        login = opener.open(url + "login", timeout=10).read().decode()
+        token = re.search(r'name="csrf_token" value="([^"]+)"', login).group(1)
+        form = urllib.parse.urlencode({"user": "admin", "password": "demo-password", "csrf_token": token}).encode()
+        page = opener.open(url + "login", data=form, timeout=10)
+        assert page.url.endswith("/channels/") and "Add a channel" in page.read().decode()
+    finally:
+        stop_server(url)
