@@ -44,6 +44,7 @@ _BY_RE = re.compile(rf"(?:^|[\s(|·•])(?:[Bb]y|BY|Written by|Posted by|Author|
 _URLISH = re.compile(r"https?:|www\.|\.(?:com|cn|net|org|html?)\b|@", re.I)
 _TRIM = " \t\r\n:：,，.。;；|｜/／-—·•()（）[]【】<>《》\"'“”‘’"
 _LAST_NAME_JOINERS = {"and", "&"}
+_NAME_JOINERS = {"and", "&", "de", "da", "van", "von", "der", "bin", "al"}
 
 
 def _labelled(pattern: re.Pattern[str], text: str, need_colon: bool = False) -> str | None:
@@ -112,7 +113,8 @@ def _trim_name(value: str) -> str:
     words = value.split()
     # "Jane O'Brien BBC News": after a name in ordinary case, an all-capitals word is the outlet.
     for i, word in enumerate(words[1:], 1):
-        if word.isupper() and len(word) > 1 and any(not w.isupper() for w in words[:i]):
+        if word.isupper() and len(word) > 1 and any(
+                not w.isupper() for w in words[:i] if w.lower() not in _NAME_JOINERS):
             words = words[:i]
             break
     while words and words[-1] in _LAST_NAME_JOINERS:
