@@ -28,6 +28,7 @@ MAX_CANDIDATES = 400
 WEAK_TITLE_CHARS = 10
 NEED_CAP = 20
 MAX_TITLE_CHARS = 400
+MAX_HEADING_CHILDREN = 20
 
 _HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 # Elements named like a title, looked for only when no h1–h6 matched, and only in the elements just
@@ -234,7 +235,8 @@ def _candidates(elements, body_node: etree._Element | None):
             continue
         rank = _HEADING_RANK.get(el.tag, 4)
         # Class-named wrappers often hold a whole block; only short, single-purpose ones are headings.
-        if rank == 4 and len(el) > 3:
+        # (An <h2> wrapping dozens of elements is a misused tag around a section, not a headline.)
+        if len(el) > (3 if rank == 4 else MAX_HEADING_CHILDREN):
             continue
         text = _heading_text(el)
         if not (2 <= len(text) <= MAX_HEADING_CHARS):
