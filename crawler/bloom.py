@@ -8,11 +8,11 @@ compute them with numpy.
 
 Redis: a Redis string holds at most 2^32 bits, so a larger filter is split over several keys;
 each item lives wholly in one key (chosen by a third slice of its digest), which keeps the
-check-and-add of one item atomic inside one script call. The script reads an item's k bits with
-one BITFIELD_RO and sets them with one BITFIELD only when one was 0: two commands per item
-instead of 2k GETBIT/SETBIT calls, and already-seen URLs (the common case) write nothing to the
-AOF. Offsets travel as one packed little-endian uint32 string per chunk, so a batch of thousands
-of URLs is one round trip.
+check-and-add of one item atomic inside one script call. The script sets the k bits of a group
+of items with one BITFIELD (its SET sub-commands return the old bits: an item was new if one was
+0) and checks with one BITFIELD_RO, instead of k GETBIT/SETBIT calls per item. Offsets travel as
+one packed little-endian uint32 string per chunk, so a batch of thousands of URLs is one round
+trip.
 
 Keys are hashed as given: callers pass canonical URLs (crawler.urls.canonicalize).
 """
@@ -100,63 +100,54 @@ class BloomSpec:
 
 # ---- Redis ------------------------------------------------------------------------------------
 # KEYS[1]: the segment key; ARGV[1]: k; ARGV[2]: packed '<u4' offsets, k per item; ARGV[3]: 1 = add.
-# Returns one 0/1 per item: add -> 1 if it was new; check -> 1 if present. Bits are read for a
-# group of items with one BITFIELD_RO and the missing ones set with one BITFIELD (argument lists
-# stay under Lua's unpack limit of ~8000). Items of one call are distinct (the client folds
-# repeats), so reading a group before setting its bits changes nothing but the rare case of one
-# new item's bits all being set by others of the same group, which then counts as new: never a
-# URL wrongly skipped.
+# Returns one 0/1 per item: add -> 1 if it was new; check -> 1 if present.
+# Check reads the bits of a group of items with one BITFIELD_RO. Add sets them with one BITFIELD
+# whose SET sub-commands return the old bits: an item was new when one of them was 0. Adds are
+# nearly always of new URLs (spiders check, workers add once an outcome is final), so setting
+# without reading first is the cheaper path. Argument lists stay under Lua's unpack limit
+# (~8000). Items of one call are distinct (the client folds repeats), and a group is set in
+# order, so an item whose bits an earlier item of the same group set is reported as seen, as it
+# would be one call later.
 _BLOOM_LUA = """
 local k = tonumber(ARGV[1])
 local blob = ARGV[2]
 local add = ARGV[3] == '1'
 local n = #blob / (4 * k)
-local group = math.floor(6000 / (3 * k))
+local width = add and 4 or 3
+local group = math.floor(6000 / (width * k))
 local fmt = '<' .. string.rep('I4', k)
+local call, sunpack, key = redis.call, struct.unpack, KEYS[1]
+local args = {}
 local out = {}
 local pos = 1
 local first = 1
-local set, s = {}, 0
-local call, sunpack, key = redis.call, struct.unpack, KEYS[1]
-local get, offs = {}, {}
-local function flush()
-  if s > 0 then
-    for j = #set, 4 * s + 1, -1 do set[j] = nil end
-    call('BITFIELD', key, unpack(set))
-    s = 0
-  end
-end
 while first <= n do
   local last = math.min(n, first + group - 1)
-  local c = 0
+  local a = 0
   for _ = first, last do
     local t = {sunpack(fmt, blob, pos)}
     pos = t[k + 1]
     for j = 1, k do
-      c = c + 1
-      offs[c] = t[j]
-      get[3 * c - 2] = 'GET'; get[3 * c - 1] = 'u1'; get[3 * c] = t[j]
+      if add then
+        args[a + 1] = 'SET'; args[a + 2] = 'u1'; args[a + 3] = t[j]; args[a + 4] = 1
+        a = a + 4
+      else
+        args[a + 1] = 'GET'; args[a + 2] = 'u1'; args[a + 3] = t[j]
+        a = a + 3
+      end
     end
   end
-  for j = #get, 3 * c + 1, -1 do get[j] = nil end
-  local bits = call('BITFIELD_RO', key, unpack(get))
-  c = 0
+  for j = #args, a + 1, -1 do args[j] = nil end
+  local bits = call(add and 'BITFIELD' or 'BITFIELD_RO', key, unpack(args))
+  local c = 0
   for it = first, last do
     local missing = false
     for _ = 1, k do
       c = c + 1
-      if bits[c] == 0 then
-        missing = true
-        if add then
-          s = s + 1
-          set[4 * s - 3] = 'SET'; set[4 * s - 2] = 'u1'; set[4 * s - 1] = offs[c]; set[4 * s] = 1
-          if s >= 1500 then flush() end
-        end
-      end
+      if bits[c] == 0 then missing = true end
     end
     if add then out[it] = missing and 1 or 0 else out[it] = missing and 0 or 1 end
   end
-  flush()
   first = last + 1
 end
 return out
