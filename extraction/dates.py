@@ -56,7 +56,8 @@ _WEAK_LABEL = re.compile(r"时间|日期|\b(?:date|time|on)\b", re.I)
 _UPDATE_LABEL = re.compile(r"更新|修改|updated|modified|last\s?edit|编辑于", re.I)
 _LABEL_REACH = 14  # characters before a date searched for its label
 _URL_DATE = re.compile(r"(?<!\d)(20\d{2})[/_-]?(1[0-2]|0[1-9])[/_-]?(3[01]|[12]\d|0[1-9])(?!\d)")
-_RELATIVE_LINE_MAX = 40  # a relative time ("昨天", "3小时前") counts only on a short meta line
+_RELATIVE_LINE_MAX = 40
+STORY_PENALTY = 1.5  # a relative time ("昨天", "3小时前") counts only on a short meta line
 
 
 def _zone(page: Page) -> tzinfo | None:
@@ -126,13 +127,16 @@ def _text_candidates(wins: list[tuple[Window, str, int]], now: datetime | None, 
     scored: list[tuple[float, FoundTime]] = []
     for win, region, anchor in wins:
         text = win.text
+        body_at = win.marks.get("body")
         for found in find_times(text, now, zone, hints):
             a, b = found.start, found.end
             if found.relative and (region == "foot" or _line_length(text, a, b) > _RELATIVE_LINE_MAX):
                 continue  # "今天下午" in a sentence, "Today's paper" in a footer menu: not the publication time
             label = _label_score(text, a)
+            # A date inside the article's first lines is more often the story's ("9月20日，…") than its own.
+            in_story = STORY_PENALTY if body_at is not None and a >= body_at and not label else 0.0
             score = (_REGION_BONUS[region] + label + 4.0 * found.has_year + 2.0 * found.has_time
-                     - abs(a - anchor) / 200.0)
+                     - abs(a - anchor) / 200.0 - in_story)
             scored.append((score, found))
         for offset, value, says_published in win.attr_times:
             parsed = parse_time_value(value, now, zone)

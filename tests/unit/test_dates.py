@@ -236,3 +236,10 @@ def test_visible_local_time_of_a_utc_meta_instant_keeps_the_page_day_and_gets_th
     head = "<meta property='article:published_time' content='2019-11-20T02:59:46Z'>"
     # Shown on the page as US Central time, the evening before; no channel zone configured.
     assert with_meta_line("Nov. 19, 2019 8:59 PM", head=head, tz=None) == "2019-11-19T20:59:00-06:00"
+
+
+def test_unlabelled_footer_dateline_beats_a_story_date_at_the_top_of_the_body():
+    story = "<p>2019年2月27日，佛山顺德区的调研组一行八人到众创金融街进行实地考察调研。</p>" + BODY_ZH
+    body = (f"<h1>标题测试新闻稿件一篇</h1><div id='content'>{story}</div>"
+            "<div>2019-03-06 10:00 东区办事处</div>")
+    assert published(body) == "2019-03-06T10:00:00+08:00"
