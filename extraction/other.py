@@ -73,8 +73,19 @@ def page_links(page: Page, limit: int = MAX_LINKS) -> list[str]:
     return out
 
 
+def title_headline(page: Page) -> str | None:
+    """The <title> without the parts that name the site (og:site_name or the host's labels)."""
+    if not page.title:
+        return None
+    names = [page.meta.get("og:site_name", "")]
+    host = urlsplit(page.url or "").hostname or ""
+    names.extend(label for label in host.split(".") if label not in ("www", "m", "com", "org", "net", "co"))
+    names = ["".join(n.split()).lower() for n in names if n and len(n) >= 2]  # as titles compares them
+    return titles.strip_site_name(normalize_space(page.title), names) or None
+
+
 def extract_other(page: Page) -> ExtractionResult:
-    headline = titles.strip_site_name(normalize_space(page.title)) if page.title else None
+    headline = title_headline(page)
     node = densest_block(page)
     published = dates.extract_published(page, None, node)
     return ExtractionResult(url=page.url, page_type="other", headline=headline or None, datePublished=published,
@@ -82,6 +93,6 @@ def extract_other(page: Page) -> ExtractionResult:
 
 
 def extract_list(page: Page) -> ExtractionResult:
-    headline = titles.strip_site_name(normalize_space(page.title)) if page.title else None
+    headline = title_headline(page)
     return ExtractionResult(url=page.url, page_type="list", headline=headline or None, links=page_links(page),
                             lang=page.lang, method="list", valid=False, reasons=["list page"])

@@ -81,3 +81,16 @@ def test_model_for_other_features_is_refused(tmp_path):
 def test_empty_body_is_not_an_error():
     page_type, _ = classify(load_page("<html><head><title>x</title></head><body></body></html>"))
     assert page_type in ("other", "list", "article")
+
+
+def test_other_page_gets_title_headline_and_densest_block_body():
+    from extraction.other import extract_other
+
+    html = ("<html><head><title>About us | Example Org</title></head><body><nav>" + "<a href='/x'>Link</a>" * 8 + "</nav>"
+            "<div class='side'><p>Short note.</p></div><div class='text'>"
+            + "<p>We are a small association that repairs bicycles for schools and lends them to families.</p>" * 4
+            + "</div></body></html>")
+    result = extract_other(load_page(html, "https://example.org/about"))
+    assert result.page_type == "other" and result.method == "other"
+    assert result.headline and result.headline.startswith("About us")
+    assert result.articleBody.count("repairs bicycles") == 4 and "Short note" not in result.articleBody
