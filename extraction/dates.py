@@ -56,8 +56,8 @@ _WEAK_LABEL = re.compile(r"时间|日期|\b(?:date|time|on)\b", re.I)
 _UPDATE_LABEL = re.compile(r"更新|修改|updated|modified|last\s?edit|编辑于", re.I)
 _LABEL_REACH = 14  # characters before a date searched for its label
 _URL_DATE = re.compile(r"(?<!\d)(20\d{2})[/_-]?(1[0-2]|0[1-9])[/_-]?(3[01]|[12]\d|0[1-9])(?!\d)")
-_RELATIVE_LINE_MAX = 40
-STORY_PENALTY = 1.5  # a relative time ("昨天", "3小时前") counts only on a short meta line
+_RELATIVE_LINE_MAX = 40  # a relative time ("昨天", "3小时前") counts only on a short meta line
+STORY_PENALTY = 1.5  # score taken off an unlabelled date inside the body's first lines
 
 
 def _zone(page: Page) -> tzinfo | None:
