@@ -5,7 +5,13 @@ with <title> is at least 5 characters is the headline; otherwise <title> is, and
 empty the first <h1>. Additions that keep the rule honest on real pages:
 - og:title and the JSON-LD headline are compared too (some sites' <title> is only the site name);
 - a site logo in an <h1> shares the site name with the <title> suffix, so the shared part must also
-  be a good share of the title's main segment;
+  be a good share of the title's main segment (half of it, at most NEED_CAP characters) and must
+  not lie only in a part known to name the site; a heading equal to a short title part counts
+  when it is the heading nearest the body;
+- headings are h1–h6; elements named like a title (class/id "title", "headline", …) are looked at
+  only when no heading matched, and only around the body node;
+- a heading that wraps the headline with a category link or a dateline is trimmed to its part
+  that matches;
 - the <title> fallback loses its site-name parts (" - 网易新闻", "_新浪网", "| BBC News"): split
   at separators, drop parts that name the site (og:site_name, the host) and keep the longest;
 - a title that is only a section/site name (short after stripping) gives way to the heading that
@@ -26,7 +32,7 @@ MAX_HEADING_CHARS = 200
 MAX_CANDIDATES = 400
 # Below this many characters a stripped <title> is a section or site name rather than a headline.
 WEAK_TITLE_CHARS = 10
-NEED_CAP = 20
+NEED_CAP = 20  # characters: an <h1> shorter than a long SEO <title> still matches
 MAX_TITLE_CHARS = 400
 MAX_HEADING_CHILDREN = 20
 
