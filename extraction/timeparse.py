@@ -146,6 +146,13 @@ def _infer_year(month: int, day: int, now_local: datetime, year_hints: list[date
     return year
 
 
+def _wall_clock(value: datetime, zone: tzinfo | None) -> datetime:
+    """Naive wall-clock time of `value` on the page's clock (as written when it has no zone)."""
+    if value.tzinfo is not None and zone is not None:
+        value = value.astimezone(zone)
+    return value.replace(tzinfo=None)
+
+
 def find_times(text: str, now: datetime | None = None, zone: tzinfo | None = None,
                year_hints: list[date] | None = None) -> list[FoundTime]:
     """Every plausible time expression in `text`, in text order, overlapping matches removed.
@@ -166,10 +173,9 @@ def find_times(text: str, now: datetime | None = None, zone: tzinfo | None = Non
             item = _build(kind, m, now_local, hints)
             if item is None:
                 continue
-            naive = item.value.replace(tzinfo=None) if item.value.tzinfo is None else \
-                item.value.astimezone(zone or timezone.utc).replace(tzinfo=None) if zone else item.value.replace(tzinfo=None)
+            wall = _wall_clock(item.value, zone)
             # A day of slack: a page's stated zone may be ahead of the fetch clock's.
-            if naive < EARLIEST or naive > now_local + timedelta(days=1):
+            if wall < EARLIEST or wall > now_local + timedelta(days=1):
                 continue
             taken.append((start, end))
             found.append(item)
@@ -258,8 +264,8 @@ def parse_time_value(value: str, now: datetime | None = None, zone: tzinfo | Non
             parsed = _dateutil_parse(value)
     if parsed is None:
         return None
-    naive = parsed.value.replace(tzinfo=None)
-    if naive < EARLIEST or naive > now_local + timedelta(days=1):
+    wall = _wall_clock(parsed.value, zone)
+    if wall < EARLIEST or wall > now_local + timedelta(days=1):
         return None
     return parsed
 
