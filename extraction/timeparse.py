@@ -209,7 +209,6 @@ def _build(kind: str, m: re.Match[str], now_local: datetime, hints: list[date]) 
         zone = _zone_of(gd.get("zone"))
         if zone is not None and clock is not None:
             value = value.replace(tzinfo=zone)
-        # A trailing zone name that was not part of a clock is not consumed into the span meaningfully.
         return FoundTime(start, end, value, clock is not None, has_year)
     if kind == "ago":
         n_text = gd["n"].lower()
