@@ -27,6 +27,7 @@ from crawler.urls import url_id
 from extraction import extract
 
 from .fetch import Fetcher, FetchError
+from .index import IndexUnavailable
 
 log = logging.getLogger("mcrawl.worker")
 
@@ -296,12 +297,13 @@ class Worker:
                 t0 = time.perf_counter()
                 try:
                     ok, errors = self.index.index_bulk([doc for _, _, doc in batch])
-                except Exception as exc:
+                except IndexUnavailable as exc:
                     self.stats.add(index_failures=1)
                     self._index_ok.clear()
                     log.warning("index unavailable (%s): %d documents held, retrying in %.0f s",
                                 exc, len(batch), backoff)
-                    if self.stop_event.is_set() and (not force or backoff > self.index_backoff_max_s):
+                    # at shutdown a few quick tries only (1 + 2 + 4 s), then leave it to redelivery
+                    if self.stop_event.is_set() and (not force or backoff > min(4.0, self.index_backoff_max_s)):
                         # Shutting down: the claims stay held and requeue_stale redelivers them.
                         log.warning("stopping with %d documents not indexed; they will be redelivered", len(batch))
                         if not force:
@@ -314,6 +316,17 @@ class Worker:
                         self.stop_event.wait(backoff)
                     backoff = min(backoff * 2, self.index_backoff_max_s * 1.01)
                     continue
+                except Exception as exc:
+                    # Not an outage (a bug, a rejected request): waiting would not help, so the items
+                    # take the queue's retry path and end in the failed set if it persists.
+                    log.exception("indexing %d documents failed", len(batch))
+                    self.stats.add(index_failures=1)
+                    with self.stats.lock:
+                        self.stats.errors["index_error"] += len(batch)
+                    for claim, item, _ in batch:
+                        self.stats.count(item.get("channel_id"), "errors")
+                        self._retry(claim, f"index error: {type(exc).__name__}: {exc}"[:300])
+                    return
                 self.stats.add(index_s=time.perf_counter() - t0)
                 self._index_ok.set()
                 break
