@@ -36,6 +36,7 @@ class Settings:
     # detail queue
     detail_max_tries: int = 3               # fetch/extract attempts before an URL goes to the failed set
     detail_retry_base_s: float = 30.0       # first back-off; doubles per try
+    detail_claim_timeout_s: float = 600.0   # a worker's claim older than this goes back (worker presumed dead)
     failed_requeue_after_s: float = 3600.0  # the controller re-queues failed URLs this old ...
     failed_max_rounds: int = 3              # ... this many times, then they stay failed for good
     extra: Mapping[str, Any] = field(default_factory=dict)  # unknown keys of other components' sections
@@ -55,6 +56,7 @@ ENV_NAMES = {
     "flag_after_empty_runs": "MCRAWL_FLAG_AFTER",
     "detail_max_tries": "MCRAWL_MAX_TRIES",
     "detail_retry_base_s": "MCRAWL_RETRY_BASE",
+    "detail_claim_timeout_s": "MCRAWL_CLAIM_TIMEOUT",
     "failed_requeue_after_s": "MCRAWL_FAILED_REQUEUE_AFTER",
     "failed_max_rounds": "MCRAWL_FAILED_MAX_ROUNDS",
 }
@@ -91,7 +93,8 @@ def _check(settings: Settings) -> None:
         raise ConfigError(f"bloom_capacity must be >= 1, got {settings.bloom_capacity}")
     if not 0.0 < settings.bloom_error_rate < 1.0:
         raise ConfigError(f"bloom_error_rate must be between 0 and 1, got {settings.bloom_error_rate}")
-    for name in ("controller_interval_s", "claim_lease_s", "detail_retry_base_s", "failed_requeue_after_s"):
+    for name in ("controller_interval_s", "claim_lease_s", "detail_retry_base_s", "detail_claim_timeout_s",
+                 "failed_requeue_after_s"):
         if getattr(settings, name) < 0:
             raise ConfigError(f"{name} must not be negative")
     for name in ("flag_after_empty_runs", "detail_max_tries", "failed_max_rounds"):

@@ -87,7 +87,7 @@ class Controller:
         report = PassReport()
         details = self.queues.details
         try:
-            report.stale_requeued = details.requeue_stale(self.settings.claim_lease_s)
+            report.stale_requeued = details.requeue_stale(self.settings.detail_claim_timeout_s)
             report.failed_requeued = details.requeue_failed(self.settings.failed_requeue_after_s,
                                                             self.settings.failed_max_rounds)
         except Exception as exc:  # the queue may be restarting: channels can still be scheduled later

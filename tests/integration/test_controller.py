@@ -198,7 +198,7 @@ def test_failed_and_stale_detail_items_are_requeued(env):
     queues.details.fail(c, "HTTP 500")
     queues.details.push({"url": "http://ex.com/stale"})
     queues.details.claim("dead-worker")
-    ctl.settings = dataclasses.replace(SETTINGS, claim_lease_s=0.0)
+    ctl.settings = dataclasses.replace(SETTINGS, detail_claim_timeout_s=0.0)
     time.sleep(0.05)
     report = ctl.run_pass()
     assert (report.failed_requeued, report.stale_requeued) == (1, 1)
