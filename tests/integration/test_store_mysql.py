@@ -99,3 +99,16 @@ def test_connection_errors_are_clear():
 
     with pytest.raises(StoreError, match="cannot connect to MySQL at 127.0.0.1:1"):
         open_store("mysql://u:p@127.0.0.1:1/none")
+
+
+def test_a_dropped_connection_is_reopened(store, db_url):
+    from crawler.store_mysql import mysql_params
+
+    cid = store.add_channel(Channel(name="kept", kind="rss", entry_url="https://ex.com/feed"))
+    conn_id = store._run("SELECT CONNECTION_ID() AS id")[0][0]["id"]
+    admin = pymysql.connect(**mysql_params(db_url), autocommit=True)
+    with admin.cursor() as cur:
+        cur.execute(f"KILL CONNECTION {int(conn_id)}")   # as a server restart or wait_timeout would
+    admin.close()
+    assert store.get_channel(cid).name == "kept"
+    assert store._run("SELECT CONNECTION_ID() AS id")[0][0]["id"] != conn_id
