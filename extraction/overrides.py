@@ -98,6 +98,10 @@ def apply_overrides(result: ExtractionResult, page: Page, overrides: Mapping[str
             result.headline = text
         elif name == "body":
             result.articleBody = text
+            if result.page_type in ("list", "other"):
+                # The channel says where the article body is: trust it over the page classifier.
+                result.page_type = "article"
+                result.reasons = []
         elif name == "date":
             parsed = parse_date_text(text, page.tz)
             if parsed:
