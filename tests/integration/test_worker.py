@@ -143,7 +143,8 @@ def test_invalid_result_is_dropped_with_its_reason_counted(env, tmp_path):
 
 def test_channel_xpath_override_wins(env):
     queues, index, site = env
-    url = push(queues, site, "/override.html", overrides={"headline": "//span[@class='real']"})
+    url = push(queues, site, "/override.html", overrides={"headline": "//span[@class='real']",
+                                                           "body": "//div[@class='story']/p[position() > 1]"})
     run_worker(queues, index)
     assert index.get(url_id(url))["title"] == "The real headline by XPath"
 
