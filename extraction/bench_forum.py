@@ -83,7 +83,7 @@ def bench_classification(bench: Path, cv: bool = True) -> dict:
         "note": "shipped model was trained on these pages too; quote the leave-one-site-out figure",
     }
     if cv:
-        gen = [(h.encode(), u, lab, g) for h, u, lab, g in tc.generated_pages(400)]
+        gen = [(h.encode(), u, lab, g) for h, u, lab, g in tc.generated_pages(tc.GENERATED_PAGES)]
         Xg, yg, gg, _ = tc.featurize(gen)
         rules = [classify_rules(p, f) for p, f in zip(pages, X)]
         _, model_pred = tc.leave_one_site_out(X + Xg, y + yg, groups + gg)
@@ -99,7 +99,7 @@ def bench_classification(bench: Path, cv: bool = True) -> dict:
         res["leave_one_site_out_accuracy"] = round(sum(norm.get(p, p) == t for p, t in zip(final, y)) / len(y), 4)
         res["leave_one_site_out_confusion"] = dict(sorted(Counter(f"{t}->{norm.get(p, p)}" for p, t in zip(final, y)).items()))
         gen_pred = model_pred[len(y):]
-        res["generated_list_other_loso_accuracy"] = round(sum(p == t for p, t in zip(gen_pred, yg)) / max(1, len(yg)), 4)
+        res["generated_pages_loso_accuracy"] = round(sum(p == t for p, t in zip(gen_pred, yg)) / max(1, len(yg)), 4)
     return res
 
 

@@ -29,7 +29,8 @@ FEATURE_NAMES = (
      "forum_words_per_kchar", "article_words_per_kchar", "log_elements", "url_depth", "url_digits",
      "url_thread", "url_list", "url_date", "url_html", "url_root", "og_article", "meta_published",
      "ld_article", "ld_forum", "ld_list", "title_len", "meta_desc_len", "repeat_siblings", "link_density_anchor",
-     "log_para_container", "para_container_share"]
+     "log_para_container", "para_container_share",
+     "log_pean_records", "log_pean_text_per_record", "pean_record_link_ratio", "pean_record_text_share"]
     + [f"log_{t}" for t in COUNTED_TAGS] + [f"ratio_{t}" for t in COUNTED_TAGS]
 )
 
@@ -111,6 +112,23 @@ def _ld_types(page: Page) -> set[str]:
     return types
 
 
+def _record_features(page: Page, total: int) -> list[float]:
+    """What PEAN's record finder sees: thread posts carry their own text beside the time line,
+    while list items are mostly a link (headline) with a date."""
+    from .pean import find_records, text_beside_time
+
+    records, anchors, lengths = find_records(page)
+    if not records:
+        return [0.0, 0.0, 0.0, 0.0]
+    beside = sum(max(0.0, text_beside_time(r, anchors, lengths)) for r in records) / len(records)
+    text = links = 0
+    for record in records:
+        text += len("".join(record.itertext()).strip())
+        links += sum(len("".join(a.itertext()).strip()) for a in record.iter("a"))
+    return [math.log1p(len(records)), math.log1p(beside), links / text if text else 0.0,
+            text / total if total else 0.0]
+
+
 def page_features(page: Page) -> list[float]:
     body = page.body
     blocks, counts, total, links, para_container = _walk_blocks(body)
@@ -147,6 +165,7 @@ def page_features(page: Page) -> list[float]:
         math.log1p(_repeat_siblings(body)), counts.get("a", 0) / kchar,
         math.log1p(para_container), para_container / total if total else 0.0,
     ]
+    feats += _record_features(page, total)
     feats += [math.log1p(counts.get(t, 0)) for t in COUNTED_TAGS]
     feats += [counts.get(t, 0) / n_elements for t in COUNTED_TAGS]
     return feats

@@ -89,7 +89,7 @@ def _lone_post(path: list[etree._Element], anchors: Anchors, total: int) -> etre
 def _same_time(block: etree._Element, record: etree._Element, anchors: Anchors, now) -> bool:
     """A thread header repeats the first post's time ("started by X, <time>"); a post does not."""
     def times(el):
-        return {time_from_element(a, now) for a in anchors.nodes if el in a.iterancestors()}
+        return {time_from_element(a, now) for a in anchors.inside(el)}
     return bool(times(block) & times(record))
 
 
@@ -107,7 +107,7 @@ def _first_post_before(records: list[etree._Element], path: list[etree._Element]
             if not isinstance(sib.tag, str):
                 continue
             n = anchors.count.get(sib, 0)
-            if 1 <= n <= MAX_FIRST_POST_ANCHORS and _text_beside_anchor(sib, anchors, lengths) >= 40 \
+            if 1 <= n <= MAX_FIRST_POST_ANCHORS and text_beside_time(sib, anchors, lengths) >= 40 \
                     and not _same_time(sib, first, anchors, now):
                 return sib
             if n:
@@ -119,15 +119,13 @@ def _first_post_before(records: list[etree._Element], path: list[etree._Element]
 MAX_LINE_TEXT = 60  # a post header line (name, time, permalink) is short
 
 
-def _text_beside_anchor(block: etree._Element, anchors: Anchors, lengths: dict) -> float:
+def text_beside_time(block: etree._Element, anchors: Anchors, lengths: dict) -> float:
     """Text of `block` outside the line that holds its time: a thread header ("started by X,
     10 April 2020") has none, a first post has its content."""
     lines: set = set()
-    for anchor in anchors.nodes:
+    for anchor in anchors.inside(block):
         if anchor is block:
             return 0.0  # the block is nothing but its time line
-        if block not in anchor.iterancestors():
-            continue
         line = anchor
         for anc in anchor.iterancestors():
             if anc is block or lengths.get(anc, 0) > MAX_LINE_TEXT:
@@ -139,7 +137,7 @@ def _text_beside_anchor(block: etree._Element, anchors: Anchors, lengths: dict) 
 
 def _own_text(records: list[etree._Element], anchors: Anchors, lengths: dict) -> float:
     """Mean text per record outside its time line: posts say something, dated link lists do not."""
-    return sum(_text_beside_anchor(r, anchors, lengths) for r in records) / max(1, len(records))
+    return sum(text_beside_time(r, anchors, lengths) for r in records) / max(1, len(records))
 
 
 def find_records(page: Page) -> tuple[list[etree._Element], Anchors, dict]:

@@ -3,8 +3,8 @@
     python -m extraction.train_classifier [--bench ../shared/bench] [--out extraction/models/page_type.json]
 
 Labelled pages: article pages (bench en-articles, zh-news, template-sites), forum threads
-(bench forum) and list/hub pages plus "other" pages (login, error, contact) generated here,
-because the bench has none. The model is a scikit-learn logistic regression on
+(bench forum, all from known engines, plus engine-less threads generated here) and list/hub
+pages plus "other" pages (login, error, contact) generated here, because the bench has none. The model is a scikit-learn logistic regression on
 extraction/page_features.py features; it is written as plain JSON (feature means, scales,
 coefficients) so inference needs neither pickle nor a particular scikit-learn version.
 Accuracy is reported by leave-one-site-out cross-validation, never on the training pages.
@@ -20,6 +20,7 @@ import sys
 from pathlib import Path
 
 CLASSES = ("article", "forum", "list", "other")
+GENERATED_PAGES = 500  # generated list/other/thread pages added to the bench pages
 
 # ---------------------------------------------------------------- generated list and other pages
 # Hand-written vocabularies (no bench text): enough variety for realistic link/paragraph lengths.
@@ -156,19 +157,46 @@ def _other(rng: random.Random, lang: str) -> str:
             f"<form><input name='email'><input name='msg'></form>")
 
 
+def _thread(rng: random.Random, lang: str) -> str:
+    """A forum thread from no known engine: posts with author box, time, text, sometimes quotes and
+    signatures; layouts vary (div or table rows, author left or on top)."""
+    table = rng.random() < 0.4
+    rows = []
+    prev = ""
+    for i in range(rng.choice([1, 2, 3, rng.randint(4, 25)])):
+        user = rng.choice(_USERS)
+        text = " ".join(_sentence(rng, lang) for _ in range(rng.choice([1, 1, 2, 3, 6])))
+        quote = f'<div class="quote"><b>{rng.choice(_USERS)}:</b> {prev}</div>' if prev and rng.random() < 0.2 else ""
+        sig = f'<div class="sig">{_words(rng, 4, lang)}</div>' if rng.random() < 0.3 else ""
+        info = f'<div class="userinfo"><a href="/user/{rng.randint(1, 9999)}">{user}</a><br>{_words(rng, 1, lang)} {rng.randint(1, 9000)}</div>'
+        meta = f'<div class="postmeta">#{i + 1} {_date(rng, True)}</div>'
+        body = f'<div class="message">{quote}{text}</div>{sig}'
+        if table:
+            rows.append(f"<tr><td class='left'>{info}</td><td>{meta}{body}</td></tr>")
+        else:
+            rows.append(f'<div class="entry">{info}{meta}{body}</div>')
+        prev = text
+    posts = f"<table class='posts'>{''.join(rows)}</table>" if table else f"<div class='posts'>{''.join(rows)}</div>"
+    return f"<h1>{_words(rng, rng.randint(3, 8), lang)}</h1>{_pager(rng) if rng.random() < 0.4 else ''}{posts}"
+
+
 LIST_MAKERS = (_news_list, _board, _blog_archive, _portal, _search_results)
 LIST_PATHS = ("/news/", "/forum/board-{n}", "/category/{w}/page/{n}", "/index.html", "/{w}/", "/tag/{w}", "/search?q={w}", "/")
 
 
 def generated_pages(count: int, seed: int = 7) -> list[tuple[str, str, str, str]]:
-    """(html, url, label, group) for generated list and other pages; a group is one fake site."""
+    """(html, url, label, group) for generated list, "other" and engine-less forum-thread pages;
+    a group is one fake site."""
     rng = random.Random(seed)
     out = []
     for i in range(count):
         lang = rng.choice(["en", "en", "de", "zh"])
         site = f"gen{i % 40}"
-        if rng.random() < 0.15:
+        roll = rng.random()
+        if roll < 0.15:
             label, main = "other", _other(rng, lang)
+        elif roll < 0.35:
+            label, main = "forum", _thread(rng, lang)
         else:
             label, main = "list", rng.choice(LIST_MAKERS)(rng, lang)
         path = rng.choice(LIST_PATHS).format(n=rng.randint(1, 50), w=rng.choice(_EN))
@@ -272,7 +300,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--bench", default=str(Path(__file__).resolve().parents[2] / "shared" / "bench"))
     ap.add_argument("--out", default=str(Path(__file__).resolve().parent / "models" / "page_type.json"))
-    ap.add_argument("--generated", type=int, default=400)
+    ap.add_argument("--generated", type=int, default=GENERATED_PAGES)
     args = ap.parse_args(argv)
     bench = Path(args.bench)
     if not (bench / "forum" / "gold.json").exists():

@@ -21,6 +21,21 @@ class Anchors:
     clock: set = field(default_factory=set)  # anchors whose time has hours and minutes
     count: dict = field(default_factory=dict)  # element -> number of anchors in its subtree
 
+    def inside(self, block: etree._Element) -> list[etree._Element]:
+        """Anchors within `block` (itself included), in document order; linear in the block's size
+        and free when the block holds none."""
+        if not self.count.get(block):
+            return []
+        members = self.members
+        return [el for el in block.iter() if el in members]
+
+    @property
+    def members(self) -> set:
+        cached = self.__dict__.get("_members")
+        if cached is None or len(cached) != len(self.nodes):
+            cached = self.__dict__["_members"] = set(self.nodes)
+        return cached
+
 
 def _direct_text(el: etree._Element) -> str:
     parts = [el.text or ""]

@@ -81,7 +81,7 @@ def _unique_by_key(record: etree._Element, key: tuple) -> etree._Element | None:
 
 
 def _author_candidates(record: etree._Element, content: etree._Element,
-                       anchors_in: list[etree._Element]) -> list[tuple[tuple, str, float]]:
+                       anchors_in: list[etree._Element], lengths: dict) -> list[tuple[tuple, str, float]]:
     """(position key, text, score) of the elements of a record that may name its poster."""
     skip = set(anchors_in)
     for anchor in anchors_in:  # elements around a time ("#1 2019-09-29 10:46") are no names
@@ -92,8 +92,8 @@ def _author_candidates(record: etree._Element, content: etree._Element,
     content_nodes = set(content.iter()) if content is not record else set()
     out = []
     for order, el in enumerate(record.iter()):
-        if not isinstance(el.tag, str) or el in content_nodes or el in skip:
-            continue
+        if not isinstance(el.tag, str) or el in content_nodes or el in skip or lengths.get(el, 0) > 40:
+            continue  # (lengths never exceed the text length, so this skips only long elements cheaply)
         text = " ".join(el.text_content().split())
         if not 1 < len(text) <= 40 or _NOT_AUTHOR_TEXT.match(text):
             continue
@@ -114,13 +114,14 @@ def _author_candidates(record: etree._Element, content: etree._Element,
     return out
 
 
-def _authors(records: list[etree._Element], contents: list[etree._Element], anchors: Anchors) -> list[str | None]:
+def _authors(records: list[etree._Element], contents: list[etree._Element], anchors: Anchors,
+             lengths: dict) -> list[str | None]:
     """One author per record, voting over positions across records: a position whose text never
     changes over three or more posts is a label ("Member", "Registered User"), not a name."""
     per_record = []
     for record, content in zip(records, contents):
-        inside = [a for a in anchors.nodes if record in a.iterancestors()]
-        per_record.append(_author_candidates(record, content, inside))
+        inside = [a for a in anchors.inside(record) if a is not record]
+        per_record.append(_author_candidates(record, content, inside, lengths))
     totals: dict[tuple, float] = {}
     texts: dict[tuple, set] = {}
     for cands in per_record:
@@ -158,8 +159,8 @@ def _time_keys(records: list[etree._Element], anchors: Anchors, now: datetime | 
     latest: dict[tuple, str] = {}
     for record in records:
         keys = set()
-        for a in anchors.nodes:
-            if a in anchors.clock and (a is record or record in a.iterancestors()):
+        for a in anchors.inside(record):
+            if a in anchors.clock:
                 keys.add(_key(record, a))
         for k in keys:
             seen[k] += 1
@@ -171,8 +172,8 @@ def _time_keys(records: list[etree._Element], anchors: Anchors, now: datetime | 
         return candidates[0]
 
     def median_time(key: tuple) -> str:
-        values = sorted(time_from_element(a, now) or "" for r in records for a in anchors.nodes
-                        if a in anchors.clock and (r in a.iterancestors()) and _key(r, a) == key)
+        values = sorted(time_from_element(a, now) or "" for r in records for a in anchors.inside(r)
+                        if a is not r and a in anchors.clock and _key(r, a) == key)
         return values[len(values) // 2] if values else ""
     return max(candidates, key=median_time)
 
@@ -183,9 +184,9 @@ def posts_from_records(records: list[etree._Element], anchors: Anchors, lengths:
     time_key = _time_keys(records, anchors, now) if len(records) > 1 else None
     posts: list[Post] = []
     markers: list[int | None] = []
-    authors = _authors(records, contents, anchors)
+    authors = _authors(records, contents, anchors, lengths)
     for record, content, author in zip(records, contents, authors):
-        inside = [a for a in anchors.nodes if a is record or record in a.iterancestors()]
+        inside = anchors.inside(record)
         content_set = set(content.iter()) if content is not record else set()
         outside_content = [a for a in inside if a not in content_set] or inside
         timed = [a for a in outside_content if a in anchors.clock] or outside_content

@@ -57,8 +57,8 @@ def test_pipeline_dispatch_sets_page_type_posts_and_list_reason():
 
 
 def test_generated_training_pages_are_deterministic_and_labelled():
-    a, b = generated_pages(20, seed=3), generated_pages(20, seed=3)
-    assert a == b and {label for _, _, label, _ in a} <= {"list", "other"}
+    a, b = generated_pages(40, seed=3), generated_pages(40, seed=3)
+    assert a == b and {label for _, _, label, _ in a} <= {"list", "other", "forum"}
 
 
 def test_model_probabilities_sum_to_one():
