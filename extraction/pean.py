@@ -76,14 +76,13 @@ def select_records(parent: etree._Element, anchors: Anchors) -> list[etree._Elem
     return [c for c in kids if id(c) in kept]
 
 
-def _lone_post(path: list[etree._Element], anchors: Anchors, total: int) -> etree._Element | None:
-    """The highest node on the descent path that holds exactly one anchor (a single post)."""
-    best = None
+def _lone_post(path: list[etree._Element], anchors: Anchors) -> etree._Element | None:
+    """The highest node on the descent path that holds exactly one anchor: a single post (its
+    content block is then found inside it like any record's)."""
     for node in path[1:]:
-        if anchors.count.get(node, 0) == 1 and total >= 1:
-            best = node
-            break
-    return best
+        if anchors.count.get(node, 0) == 1:
+            return node
+    return None
 
 
 def _same_time(block: etree._Element, record: etree._Element, anchors: Anchors, now) -> bool:
@@ -93,8 +92,8 @@ def _same_time(block: etree._Element, record: etree._Element, anchors: Anchors, 
     return bool(times(block) & times(record))
 
 
-def _first_post_before(records: list[etree._Element], path: list[etree._Element], anchors: Anchors,
-                       lengths: dict, now=None) -> etree._Element | None:
+def _first_post_before(records: list[etree._Element], anchors: Anchors, lengths: dict,
+                       now=None) -> etree._Element | None:
     """A first post laid out unlike the replies: an anchored block just before the record list
     (within a few levels), holding a few anchors and real text beside its time line."""
     first = records[0]
@@ -151,11 +150,11 @@ def find_records(page: Page) -> tuple[list[etree._Element], Anchors, dict]:
         parent, path = find_record_parent(body, anchors, lengths)
         records = select_records(parent, anchors)
         if records:
-            first = _first_post_before(records, path, anchors, lengths, page.fetched_at)
+            first = _first_post_before(records, anchors, lengths, page.fetched_at)
             if first is not None:
                 records = [first] + records
         else:
-            lone = _lone_post(path, anchors, len(anchors.nodes))
+            lone = _lone_post(path, anchors)
             records = [lone] if lone is not None else []
         if records and _own_text(records, anchors, lengths) >= MIN_POST_TEXT:
             return records, anchors, lengths

@@ -9,11 +9,10 @@ nothing, the caller falls back to PEAN.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
 
 from lxml import etree
 
-from ..dom import Page, normalize_space
+from ..dom import Page
 from ..result import Post
 from .common import first_text, floor_marker, number_floors, post_content, time_from_element
 
@@ -80,7 +79,7 @@ ENGINES: tuple[Engine, ...] = (
            ".//aside[contains(@class,'quote')]", generator="discourse"),
     Engine("invision", "//article[starts-with(@id,'elComment_')] | //div[@data-role='commentContent']",
            "//article[starts-with(@id,'elComment_')]",
-           f".//*[contains(@class,'cAuthorPane_author')]//a | .//*[contains(@class,'cAuthorPane_author')]",
+           ".//*[contains(@class,'cAuthorPane_author')]//a | .//*[contains(@class,'cAuthorPane_author')]",
            ".//time",
            ".//div[@data-role='commentContent']",
            ".//div[@data-role='memberSignature']", generator="invision"),
@@ -96,11 +95,11 @@ ENGINES: tuple[Engine, ...] = (
            f".//div[{C('postmsg')}]", generator="fluxbb"),
     Engine("phorum", f"//div[@id='phorum']//div[{C('message-body')}]",
            f"//div[@id='phorum']//div[{C('message')}][.//div[{C('message-body')}]]",
-           f".//div[contains(@class,'message-author')]/a | .//div[contains(@class,'message-author')]",
+           ".//div[contains(@class,'message-author')]/a | .//div[contains(@class,'message-author')]",
            ".//small",
            f".//div[{C('message-body')}]", generator="phorum"),
     Engine("woltlab", f"//article[contains(@class,'wbbPost')] | //*[{C('wbbThreadPostList')}]",
-           f"//article[contains(@class,'wbbPost')]",
+           "//article[contains(@class,'wbbPost')]",
            f"@data-username | .//*[{C('messageAuthor')}]//*[{C('username')}]",
            f".//*[{C('messageHeader')}]//time | .//time",
            f".//div[{C('messageText')}]", generator="woltlab"),

@@ -156,7 +156,6 @@ def _time_keys(records: list[etree._Element], anchors: Anchors, now: datetime | 
     among equally common positions the one with the latest times (a post is never older than
     its author's join date; edit notes are rare)."""
     seen: Counter = Counter()
-    latest: dict[tuple, str] = {}
     for record in records:
         keys = set()
         for a in anchors.inside(record):
