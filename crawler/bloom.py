@@ -223,9 +223,16 @@ class RedisBloom:
                 out[i] = bool(flag)
         return out
 
+    def _one(self, url: str, add: bool) -> bool:
+        """One URL without numpy or a pipeline (redis-py reloads the script after a restart)."""
+        segment, offsets = self.spec.locate(url)
+        blob = struct.pack(f"<{len(offsets)}I", *offsets)
+        return bool(self._script(keys=[f"{self.prefix}:{segment}"],
+                                 args=[self.spec.hashes, blob, "1" if add else "0"])[0])
+
     def add_if_new(self, url: str) -> bool:
         """Add the URL; True if it was not in the filter (atomic, one round trip)."""
-        return self._run([url], add=True)[0]
+        return self._one(url, add=True)
 
     def add_many_if_new(self, urls: Iterable[str]) -> list[bool]:
         """Pipelined check-and-add; a URL repeated in the batch is new only the first time."""
@@ -235,7 +242,7 @@ class RedisBloom:
         return self._run(list(urls), add=False)
 
     def __contains__(self, url: str) -> bool:
-        return self._run([url], add=False)[0]
+        return self._one(url, add=False)
 
     def fill_ratio(self) -> float:
         """Share of bits set (BITCOUNT: O(m), for monitoring, not the hot path)."""

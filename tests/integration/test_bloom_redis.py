@@ -97,3 +97,14 @@ def test_reopening_with_another_sizing_is_refused(make_bloom, client):
         RedisBloom(client, prefix=b.prefix, capacity=5000, error_rate=0.01)
     same = RedisBloom(client, prefix=b.prefix, capacity=1000, error_rate=0.01)
     assert "x" in same
+
+
+def test_single_and_batch_calls_agree(make_bloom):
+    b = make_bloom(capacity=5000, error_rate=1e-3, max_segment_bits=1 << 12)
+    assert b.spec.segments > 1
+    urls = [f"http://ex.com/agree/{i}" for i in range(300)]
+    assert [b.add_if_new(u) for u in urls[:150]].count(True) >= 149
+    assert b.contains_many(urls[:150]) == [True] * 150
+    assert all(u in b for u in urls[:150])
+    assert sum(b.add_many_if_new(urls)) >= 149          # only the second half is new
+    assert sum(u in b for u in (f"http://ex.com/other/{i}" for i in range(300))) <= 3
