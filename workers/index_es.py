@@ -56,6 +56,13 @@ TEMPLATE_FALLBACK: dict[str, Any] = {
 _UNAVAILABLE = (es_exc.ConnectionError, es_exc.ConnectionTimeout)
 
 
+def _root_cause(exc: es_exc.ApiError) -> str:
+    try:
+        return exc.body["error"]["root_cause"][0]["reason"]
+    except (KeyError, IndexError, TypeError):
+        return str(exc.body)[:200]
+
+
 def _split_url(index_url: str) -> tuple[str, str]:
     parts = urlsplit(index_url)
     query = parse_qsl(parts.query)
@@ -176,13 +183,16 @@ class ElasticIndex:
         order: list[Any] = (["_score", {"pubdate": {"order": "desc", "missing": "_last"}}] if sort == "relevance"
                             else [{"pubdate": {"order": "desc", "missing": "_last"}}, "_score"])
         t0 = time.perf_counter()
-        resp = self._guard(
-            self.client.search, index=self.alias, query={"bool": {"must": [must], "filter": filters}},
-            sort=order, from_=offset, size=size, track_total_hits=True,
-            highlight={"pre_tags": ["<em>"], "post_tags": ["</em>"], "encoder": "default",
-                       "fields": {"content": {"fragment_size": 160, "number_of_fragments": 2},
-                                  "title": {"number_of_fragments": 0}}},
-        )
+        try:
+            resp = self._guard(
+                self.client.search, index=self.alias, query={"bool": {"must": [must], "filter": filters}},
+                sort=order, from_=offset, size=size, track_total_hits=True,
+                highlight={"pre_tags": ["<em>"], "post_tags": ["</em>"], "encoder": "default",
+                           "fields": {"content": {"fragment_size": 160, "number_of_fragments": 2},
+                                      "title": {"number_of_fragments": 0}}},
+            )
+        except es_exc.BadRequestError as exc:  # e.g. a page beyond index.max_result_window
+            raise ValueError(f"Elasticsearch refused the search: {_root_cause(exc)}") from None
         hits = []
         for h in resp["hits"]["hits"]:
             src = h.get("_source", {})

@@ -72,3 +72,8 @@ def test_search_cli_against_elasticsearch(filled, index_url):
     down = subprocess.run([sys.executable, "-m", "crawler.cli", "search", "x", "--index",
                            f"http://127.0.0.1:{_closed_port()}"], capture_output=True, text=True, timeout=120)
     assert down.returncode == 3 and "index unavailable" in down.stderr
+
+
+def test_a_page_beyond_the_result_window_is_a_clear_error(filled):
+    with pytest.raises(ValueError, match="Result window is too large"):
+        filled.search("tram", offset=9_995, size=10)
