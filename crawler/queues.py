@@ -60,7 +60,7 @@ class Queues:
     extra: dict[str, Any] = field(default_factory=dict)
 
     def close(self) -> None:
-        for part in (self.jobs, self.details, self.seen):
+        for part in (self.jobs, self.details, self.seen, self.extra.get("client")):
             close = getattr(part, "close", None)
             if close:
                 close()

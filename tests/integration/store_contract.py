@@ -3,7 +3,6 @@ import these tests and provide the `store` and `store_factory` fixtures)."""
 from __future__ import annotations
 
 import threading
-import time
 from datetime import datetime, timedelta, timezone
 
 import pytest

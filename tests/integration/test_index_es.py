@@ -8,6 +8,7 @@ import uuid
 import pytest
 
 from tests.integration.index_contract import *  # noqa: F401,F403  (the shared contract tests)
+from tests.integration.index_contract import docs
 from workers.index import IndexUnavailable, open_index
 
 

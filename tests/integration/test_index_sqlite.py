@@ -5,6 +5,7 @@ import sys
 import pytest
 
 from tests.integration.index_contract import *  # noqa: F401,F403  (the shared contract tests)
+from tests.integration.index_contract import docs
 from workers.index import open_index
 from workers.index_sqlite import make_snippet, query_terms
 

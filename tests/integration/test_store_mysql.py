@@ -4,7 +4,7 @@ from pathlib import Path
 import pymysql
 import pytest
 
-from crawler.store import open_store
+from crawler.store import Channel, open_store
 from crawler.store_mysql import split_mysql_script
 from tests.integration.storage_helpers import private_mysql_db
 from tests.integration.store_contract import *  # noqa: F401,F403  (the shared contract tests)
