@@ -87,6 +87,7 @@ def _timed(fn, repeat: int = 3) -> tuple[object, float]:
 def bench_extraction(sites, scorer) -> dict:
     rows = {}
     pred_tpl, pred_free, gold_all = {}, {}, {}
+    templated: set[str] = set()  # pages the template path answered
     t_free, t_match, t_full, used = [], [], [], 0
     for site, pages in sites.items():
         half = (len(pages) + 1) // 2
@@ -110,6 +111,8 @@ def bench_extraction(sites, scorer) -> dict:
             t_match.append(dt_match)
             t_full.append(dt_full)
             site_used += fused.method == "template"
+            if fused.method == "template":
+                templated.add(key)
             site_gold[key] = gold
             site_tpl[key] = {"articleBody": fused.articleBody, "headline": fused.headline}
             site_free[key] = {"articleBody": free.articleBody, "headline": free.headline}
@@ -122,13 +125,16 @@ def bench_extraction(sites, scorer) -> dict:
         pred_tpl.update(site_tpl)
         pred_free.update(site_free)
     total_tpl, total_free = scorer.score(gold_all, pred_tpl), scorer.score(gold_all, pred_free)
+    gold_t = {k: v for k, v in gold_all.items() if k in templated}
+    only_tpl, only_free = scorer.score(gold_t, pred_tpl)["lcs_f1"], scorer.score(gold_t, pred_free)["lcs_f1"]
     ms = lambda xs: round(statistics.mean(xs) * 1000, 2)  # noqa: E731
     return {"sites": rows, "test_pages": len(gold_all), "by_template": used,
             "fused": {k: total_tpl[k] for k in ("lcs_f1", "lcs_precision", "lcs_recall", "shingle_f1") } | {"headline_accuracy": total_tpl.get("headline_accuracy")},
             "template_free": {k: total_free[k] for k in ("lcs_f1", "lcs_precision", "lcs_recall", "shingle_f1")} | {"headline_accuracy": total_free.get("headline_accuracy")},
             "ms_per_page": {"template_free_extract_page": ms(t_free), "template_match_and_read": ms(t_match),
                             "fused_extract_page": ms(t_full)},
-            "speedup_match_and_read": round(statistics.mean(t_free) / statistics.mean(t_match), 1)}
+            "speedup_match_and_read": round(statistics.mean(t_free) / statistics.mean(t_match), 1),
+            "lcs_f1_on_template_pages": {"template": only_tpl, "template_free": only_free}}
 
 
 # -- scale ------------------------------------------------------------------------------------
