@@ -105,14 +105,14 @@ def test_dispatch_expands_metasearch_and_rejects_bad_rows(env):
 
 def test_keyword_jobs_are_spaced_by_politeness(env):
     store, queues, ctl = env
-    meta = store.add_channel(Channel(name="meta", kind="metasearch", politeness_delay_s=2,
+    meta = store.add_channel(Channel(name="meta", kind="metasearch", politeness_delay_s=3,
                                      entry_url="https://s.example.com/search?q={keyword}"))
     for kw in ("a", "b"):
         store.add_keyword(kw, meta)
     ctl.run_pass()
     assert queues.jobs.pop() is not None
     assert queues.jobs.pop() is None               # the second search waits for the delay
-    assert queues.jobs.pop(timeout=5) is not None
+    assert queues.jobs.pop(timeout=8) is not None
 
 
 def test_new_rows_are_picked_up_without_restart(env):

