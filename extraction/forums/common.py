@@ -3,7 +3,7 @@ and the result assembly."""
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import datetime, timedelta, timezone
 from typing import Iterable
 
 from lxml import etree, html
@@ -150,31 +150,45 @@ _ESCAPED_TAG = re.compile(r"</?(?:p|br|div|span|b|i|u|strong|em|a|ul|ol|li|block
 def time_from_element(el: etree._Element, now: datetime | None) -> str | None:
     """The post time shown by `el`: a human-readable title or text (the forum's own local time)
     first, then machine attributes. Titles/text are preferred because several engines put UTC in
-    `datetime` while the page shows, and users mean, the board's local time."""
+    `datetime` while the page shows, and users mean, the board's local time; a machine timestamp
+    of the same moment only supplies the UTC offset."""
     candidates = [el] + [d for d in el.iter("time", "abbr", "span", "li") if d is not el and (d.get("title") or d.get("datetime") or d.get("data-time"))]
+    machine = None
+    for node in candidates:
+        for attr in ("datetime", "content", "data-time", "data-timestamp"):
+            machine = parse_iso(node.get(attr))
+            if machine is not None:
+                break
+        if machine is not None:
+            break
     best_date_only: TimeMatch | None = None
     for node in candidates:
         for attr in ("title", "data-datestring"):
             match = parse_time(node.get(attr), now)
             if match and match.has_clock:
-                return _fmt(match.value)
+                return _with_offset(match.value, machine)
             if match and best_date_only is None:
                 best_date_only = match
     match = parse_time(normalize_space(el.text_content())[:300], now)
     if match and match.has_clock:
-        return _fmt(match.value)
-    for node in candidates:
-        for attr in ("datetime", "content", "data-time", "data-timestamp"):
-            value = parse_iso(node.get(attr))
-            if value is not None:
-                return to_iso(value)
+        return _with_offset(match.value, machine)
+    if machine is not None:
+        return to_iso(machine)
     if match:
-        return _fmt(match.value)
-    return _fmt(best_date_only.value) if best_date_only else None
+        return to_iso(match.value)
+    return to_iso(best_date_only.value) if best_date_only else None
 
 
-def _fmt(value: datetime) -> str:
-    return to_iso(value)
+def _with_offset(shown: datetime, machine: datetime | None) -> str:
+    """`shown` (naive wall time) with the UTC offset implied by a machine timestamp of the same
+    moment, when the two differ by a plausible zone offset (whole quarter hours, under 15 h)."""
+    if machine is None or machine.tzinfo is None or shown.tzinfo is not None:
+        return to_iso(shown)
+    utc = machine.astimezone(timezone.utc).replace(tzinfo=None)
+    delta = (shown.replace(second=0) - utc.replace(second=0)).total_seconds()
+    if abs(delta) < 15 * 3600 and delta % 900 == 0:
+        return to_iso(shown.replace(tzinfo=timezone(timedelta(seconds=delta))))
+    return to_iso(shown)
 
 
 def first_text(el: etree._Element | None, limit: int = 80) -> str | None:

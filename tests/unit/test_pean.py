@@ -99,3 +99,11 @@ def test_tree_matching_is_bounded_and_scores_identical_shapes_one():
     deep = load_page("<html><body>" + "<div>" * 3000 + "x" + "</div>" * 3000 + "</body></html>")
     node = deep.body[0]
     assert simple_tree_matching(node, node) <= 6  # depth cap, no recursion error
+
+
+def test_channel_zone_is_attached_to_times_without_offset():
+    from extraction.pipeline import extract
+
+    result = extract(thread_page(2), "https://forum.example/t/1", tz="Europe/Berlin")
+    assert result.posts[0].datePublished == "2021-03-01T10:20:00+01:00"
+    assert extract(thread_page(2), tz="Not/AZone").posts[0].datePublished == "2021-03-01T10:20:00"
