@@ -127,7 +127,8 @@ class TemplateLibrary:
 
 def read_article(page: Page, match: Match) -> ExtractionResult:
     """Read body and headline from the template's slots; date and byline come from the date and
-    byline extractors, pointed at the slots' nodes."""
+    byline extractors, given the headline and body slots' nodes as anchors (the labelled date slot
+    is shown to people but not parsed here: date parsing belongs to extraction.dates)."""
     body, body_el = slot_text(match, "body")
     headline, headline_el = slot_text(match, "headline")
     headline = normalize_space(headline.replace("\n", " ")) if headline else None
