@@ -64,6 +64,10 @@ def run(args: argparse.Namespace) -> int:
 
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s", stream=sys.stderr)
+    if not args.verbose:
+        # one INFO line per bulk request and per connection would drown the worker's own progress lines
+        for noisy in ("elastic_transport", "elasticsearch", "urllib3"):
+            logging.getLogger(noisy).setLevel(logging.WARNING)
     settings = load_settings(args.config)
     queues = open_queues(settings.queue_url, settings)
     index = open_index(settings.index_url)
