@@ -119,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
                         fetcher=Fetcher(timeout_s=10), default_tz=settings.default_tz)
         stats = worker.run(until_idle=True, idle_grace_s=0.5)
         _say(f"5. worker: {stats['claimed']} pages fetched, {stats['indexed']} articles indexed, "
-             f"{stats['invalid']} dropped as invalid {stats['invalid_reasons'] or ''}, "
+             f"{stats['invalid']} dropped as invalid{' ' + str(stats['invalid_reasons']) if stats['invalid'] else ''}, "
              f"{sum(stats['errors'].values())} errors ({time.monotonic() - t0:.1f} s; fetch {stats['fetch_s']:.2f} s,"
              f" extract {stats['extract_s']:.2f} s, index {stats['index_s']:.2f} s)")
 
