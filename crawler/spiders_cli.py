@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import sys
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -41,9 +42,18 @@ def run(args: argparse.Namespace) -> int:
     from crawler.queues import open_queues
     from crawler.store import open_store
 
-    settings = load_settings(args.config)
-    queues = open_queues(settings.queue_url, settings)
-    store = open_store(settings.db_url)
+    from crawler.config import ConfigError
+    from crawler.queues import QueueUnavailable
+    from crawler.store import StoreError
+
+    try:
+        settings = load_settings(args.config)
+        queues = open_queues(settings.queue_url, settings)
+        store = open_store(settings.db_url)
+    except (ConfigError, QueueUnavailable, StoreError, ValueError) as exc:
+        # supervisord restarts us; the message says what to fix instead of a traceback
+        print(f"mcrawl spiders: {exc}", file=sys.stderr)
+        return 2
     try:
         extra = {"DOWNLOAD_TIMEOUT": args.timeout} if args.timeout else None
         totals = run_spiders(queues, store, until_idle=args.until_idle, max_jobs=args.max_jobs,

@@ -68,11 +68,19 @@ def run(args: argparse.Namespace) -> int:
         # one INFO line per bulk request and per connection would drown the worker's own progress lines
         for noisy in ("elastic_transport", "elasticsearch", "urllib3"):
             logging.getLogger(noisy).setLevel(logging.WARNING)
-    settings = load_settings(args.config)
-    queues = open_queues(settings.queue_url, settings)
-    index = open_index(settings.index_url)
-    ensure_index(index)
-    store = open_store(settings.db_url)
+    from crawler.config import ConfigError
+    from crawler.queues import QueueUnavailable
+    from crawler.store import StoreError
+
+    try:
+        settings = load_settings(args.config)
+        queues = open_queues(settings.queue_url, settings)
+        index = open_index(settings.index_url)
+        ensure_index(index)
+        store = open_store(settings.db_url)
+    except (ConfigError, QueueUnavailable, StoreError, ValueError) as exc:
+        print(f"mcrawl worker: {exc}", file=sys.stderr)
+        return 2
     worker = Worker(queues, index, store, concurrency=args.concurrency, batch_size=args.batch,
                     fetcher=Fetcher(timeout_s=args.timeout, obey_robots=not args.no_robots,
                                     pool_size=args.concurrency, pacer=fleet_pacer(queues, settings.queue_url)),

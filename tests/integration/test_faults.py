@@ -271,3 +271,13 @@ def test_redis_restarted_mid_run_worker_reconnects_and_queued_items_survive(priv
     check = open_queues(queue_url, Settings(queue_url=queue_url))
     assert check.details.stats() == {"queued": 0, "claimed": 0, "failed": 0}
     assert all(u in check.seen for u in urls)
+
+
+@pytest.mark.parametrize("command", ["worker", "spiders"])
+def test_unreachable_queue_at_start_is_a_clear_error(command, tmp_path):
+    env = {**os.environ, "MCRAWL_QUEUE": f"redis://127.0.0.1:{free_port()}/0",
+           "MCRAWL_DB": f"sqlite:///{tmp_path}/db.sqlite3", "MCRAWL_INDEX": f"sqlite:///{tmp_path}/index.sqlite3"}
+    proc = subprocess.run([sys.executable, "-m", "crawler.cli", command], env=env, cwd=ROOT, capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 2
+    assert f"mcrawl {command}: cannot reach Redis" in proc.stderr and "Traceback" not in proc.stderr
