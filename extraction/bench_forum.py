@@ -68,8 +68,7 @@ def bench_posts(bench: Path, per_page: bool = False) -> dict:
 
 def bench_classification(bench: Path, cv: bool = True) -> dict:
     from . import train_classifier as tc
-    from .classify import classify, classify_rules
-    from .page_features import FEATURE_NAMES
+    from .classify import classify, classify_rules, decide
 
     items = tc.bench_pages(bench)
     X, y, groups, pages = tc.featurize(items)
@@ -86,16 +85,11 @@ def bench_classification(bench: Path, cv: bool = True) -> dict:
         gen = [(h.encode(), u, lab, g) for h, u, lab, g in tc.generated_pages(tc.GENERATED_PAGES)]
         Xg, yg, gg, _ = tc.featurize(gen)
         rules = [classify_rules(p, f) for p, f in zip(pages, X)]
-        _, model_pred = tc.leave_one_site_out(X + Xg, y + yg, groups + gg)
+        _, model_pred, model_probs = tc.leave_one_site_out(X + Xg, y + yg, groups + gg)
         final = []
         for i, ruled in enumerate(rules):
-            if ruled is not None:
-                final.append(ruled[0])
-                continue
-            label = model_pred[i]
-            if label == "forum" and dict(zip(FEATURE_NAMES, X[i]))["log_clock_times"] == 0:
-                label = "article"  # the same no-time guard classify() applies
-            final.append(label)
+            # The same decision classify() makes, with the fold's model in place of the shipped one.
+            final.append(ruled[0] if ruled is not None else decide(X[i], model_probs[i])[0])
         res["leave_one_site_out_accuracy"] = round(sum(norm.get(p, p) == t for p, t in zip(final, y)) / len(y), 4)
         res["leave_one_site_out_confusion"] = dict(sorted(Counter(f"{t}->{norm.get(p, p)}" for p, t in zip(final, y)).items()))
         gen_pred = model_pred[len(y):]

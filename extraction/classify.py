@@ -33,6 +33,13 @@ HUB_CN = 0.55
 HUB_MAX_PARAGRAPHS = 300  # characters of paragraph text in one container: an article has more
 HUB_MIN_TEXT = 800  # a tiny page (login, error) is "other", not a hub
 MIN_CONFIDENCE = 0.5  # below this the model's answer is "other"
+# Thread evidence from PEAN's records (see _thread_evidence); on the generated training pages it
+# fires for 1 % of list pages and about half of the engine-less threads.
+THREAD_MIN_RECORDS = 3
+THREAD_MIN_TEXT = 60
+THREAD_MAX_LINK_RATIO = 0.15
+THREAD_MIN_SHARE = 0.6
+THREAD_EVIDENCE_SCORE = 0.6
 
 
 class ModelError(ValueError):
@@ -108,17 +115,36 @@ def classify(page: Page, model: dict | None = None) -> tuple[str, float]:
     ruled = classify_rules(page, features)
     if ruled is not None:
         return ruled
-    probs = predict_proba(features, model or load_model())
+    label, score = decide(features, predict_proba(features, model or load_model()))
+    if label == "article":
+        return _article_kind(page, _ld_types(page)), score
+    return label, score
+
+
+def _thread_evidence(f: dict[str, float]) -> bool:
+    """PEAN found a run of records that read like posts: several, each with its own text beside
+    its time line, little of it links, and together most of the page's text."""
+    return (f["log_pean_records"] >= math.log1p(THREAD_MIN_RECORDS)
+            and f["log_pean_text_per_record"] >= math.log1p(THREAD_MIN_TEXT)
+            and f["pean_record_link_ratio"] <= THREAD_MAX_LINK_RATIO
+            and f["pean_record_text_share"] >= THREAD_MIN_SHARE)
+
+
+def decide(features: list[float], probs: dict[str, float]) -> tuple[str, float]:
+    """The model's answer with two guards: no thread without a single clock time, and a
+    "list" whose records read like posts is a thread (the model has seen forum threads mostly
+    from known engines, list pages only generated)."""
     f = dict(zip(FEATURE_NAMES, features))
+    probs = dict(probs)
     if f["log_clock_times"] == 0:
         # Every forum post shows when it was written: a page without a single clock time is no thread.
         probs.pop("forum", None)
     label = max(probs, key=probs.get)
     score = probs[label]
+    if label == "list" and _thread_evidence(f):
+        return "forum", THREAD_EVIDENCE_SCORE
     if score < MIN_CONFIDENCE:
         return "other", score
-    if label == "article":
-        return _article_kind(page, _ld_types(page)), score
     return label, score
 
 

@@ -94,3 +94,15 @@ def test_other_page_gets_title_headline_and_densest_block_body():
     assert result.page_type == "other" and result.method == "other"
     assert result.headline and result.headline.startswith("About us")
     assert result.articleBody.count("repairs bicycles") == 4 and "Short note" not in result.articleBody
+
+
+def test_long_engineless_thread_is_forum_not_list():
+    from tests.unit.forum_fragments import post_block
+
+    posts = "".join(post_block(i, f"user{i}", f"Reply number {i}: the router still drops the connection every evening, "
+                                             "even after the reset you suggested.", f"2021-03-{1 + i % 28:02d} {i % 24:02d}:{i % 60:02d}")
+                    for i in range(30))
+    page = load_page(f"<html><body><div class='thread'>{posts}</div></body></html>")
+    assert classify(page)[0] == "forum"
+    result = extract(f"<html><body><div class='thread'>{posts}</div></body></html>")
+    assert result.page_type == "forum" and len(result.posts) == 30
