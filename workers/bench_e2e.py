@@ -161,7 +161,12 @@ def run(args: argparse.Namespace) -> int:
             drop_index(index)
         except Exception as exc:
             print(f"(could not drop the bench index: {exc})", file=sys.stderr)
-        queues.details.clear()
+        # the run's queue, pending set and Bloom filter (up to 24 MB) go too
+        client = queues.extra.get("client")
+        if client is not None:
+            keys = list(client.scan_iter(match=f"bench-{run_id}:*", count=1000))
+            if keys:
+                client.delete(*keys)
     indexed = sum(s["indexed"] for s in stats)
     invalid = sum(s["invalid"] for s in stats)
     pages_done = max(indexed + invalid, 1)

@@ -86,6 +86,7 @@ def test_channel_row_by_sql_to_articles_found_in_elasticsearch(fresh_db, farm, r
                     " ('broken', 'listpage', %s, '([unclosed')", (other.url("/latest/"),))
 
     env = {**os.environ, "MCRAWL_DB": db_url, "MCRAWL_QUEUE": queue_url, "MCRAWL_INDEX": index_url,
+           "MCRAWL_BLOOM_N": "100000",  # 240 KB in Redis instead of 24 MB
            "MCRAWL_DATA": str(tmp_path), "MCRAWL_CONTROLLER_INTERVAL": "1"}
     cli = [sys.executable, "-m", "crawler.cli"]
     spiders = subprocess.Popen(cli + ["spiders", "--log-level", "WARNING"], env=env, cwd=ROOT,
@@ -144,6 +145,13 @@ def test_channel_row_by_sql_to_articles_found_in_elasticsearch(fresh_db, farm, r
         assert worker.returncode == 0, outputs["worker"][1][-2000:]
         assert spiders.returncode == 0, outputs["spiders"][1][-2000:]
     finally:
+        import redis
+
+        rclient = redis.Redis.from_url(redis_url.split("?", 1)[0])
+        keys = list(rclient.scan_iter(match=f"test-e2e-{tag}:*", count=1000))
+        if keys:
+            rclient.delete(*keys)
+        rclient.close()
         client = index.client.options(ignore_status=404)
         if client.indices.exists_alias(name=alias):
             client.indices.delete(index=",".join(client.indices.get_alias(name=alias).keys()))

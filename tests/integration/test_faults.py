@@ -25,6 +25,22 @@ from workers.index import open_index
 from workers.worker import Worker
 
 ROOT = Path(__file__).resolve().parents[2]
+# A small Bloom filter for tests (240 KB in Redis instead of 24 MB at the default 10M capacity); the
+# test and the `mcrawl` processes it starts must agree on it (MCRAWL_BLOOM_N).
+BLOOM_N = 100_000
+
+
+def drop_redis_prefix(redis_url: str, prefix: str) -> None:
+    """Delete every key of a test's queue prefix (queues, pending set, Bloom filter, politeness)."""
+    import redis
+
+    client = redis.Redis.from_url(redis_url.split("?", 1)[0])
+    keys = list(client.scan_iter(match=f"{prefix}:*", count=1000))
+    if keys:
+        client.delete(*keys)
+    client.close()
+
+
 DEMO_ARTICLES = ["zh-1", "zh-2", "zh-3", "zh-4", "en-1", "en-2", "en-3", "en-4"]
 
 
@@ -134,14 +150,24 @@ def push_articles(queues, site, paths, delay_s: float = 0.0) -> list[str]:
 
 
 def worker_env(queue_url: str, index_url: str, tmp: Path) -> dict:
-    return {**os.environ, "MCRAWL_QUEUE": queue_url, "MCRAWL_INDEX": index_url,
+    return {**os.environ, "MCRAWL_QUEUE": queue_url, "MCRAWL_INDEX": index_url, "MCRAWL_BLOOM_N": str(BLOOM_N),
             "MCRAWL_DB": f"sqlite:///{tmp}/db.sqlite3", "MCRAWL_DATA": str(tmp)}
 
 
-def test_elasticsearch_unavailable_items_stay_queued_and_are_indexed_when_it_returns(redis_url, es_url, es_alias, site):
+@pytest.fixture
+def fresh_prefix(redis_url):
+    """A queue prefix of its own; all its keys (queues, Bloom filter) are deleted afterwards."""
+    prefix = f"test-faults-{uuid.uuid4().hex[:8]}"
+    yield prefix
+    drop_redis_prefix(redis_url, prefix)
+
+
+def test_elasticsearch_unavailable_items_stay_queued_and_are_indexed_when_it_returns(redis_url, es_url, es_alias, site,
+                                                                                      fresh_prefix):
     alias, real_index = es_alias
-    queue_url = f"{redis_url}?prefix=test-esdown-{uuid.uuid4().hex[:8]}"
-    queues = open_queues(queue_url, Settings(queue_url=queue_url, detail_max_tries=2, detail_retry_base_s=0.2))
+    queue_url = f"{redis_url}?prefix={fresh_prefix}"
+    queues = open_queues(queue_url, Settings(queue_url=queue_url, detail_max_tries=2, detail_retry_base_s=0.2,
+                                             bloom_capacity=BLOOM_N))
     urls = push_articles(queues, site, [f"/news/{a}.html" for a in DEMO_ARTICLES[:4]])
     es_port = int(es_url.rsplit(":", 1)[1].strip("/"))
     proxy = TcpProxy(free_port(), ("127.0.0.1", es_port))  # not started: Elasticsearch is "down"
@@ -162,18 +188,18 @@ def test_elasticsearch_unavailable_items_stay_queued_and_are_indexed_when_it_ret
         worker.stop()
         thread.join(30)
         proxy.stop()
-        queues.details.clear()
     real_index.refresh()
     assert real_index.count() == 4
     assert queues.details.stats() == {"queued": 0, "claimed": 0, "failed": 0}
     assert all(u in queues.seen for u in urls)
 
 
-def test_worker_killed_mid_job_item_is_redelivered_without_duplicates(redis_url, es_url, es_alias, site, tmp_path):
+def test_worker_killed_mid_job_item_is_redelivered_without_duplicates(redis_url, es_url, es_alias, site, tmp_path,
+                                                                       fresh_prefix):
     alias, index = es_alias
-    queue_url = f"{redis_url}?prefix=test-kill-{uuid.uuid4().hex[:8]}"
+    queue_url = f"{redis_url}?prefix={fresh_prefix}"
     index_url = f"{es_url}?alias={alias}"
-    queues = open_queues(queue_url, Settings(queue_url=queue_url))
+    queues = open_queues(queue_url, Settings(queue_url=queue_url, bloom_capacity=BLOOM_N))
     urls = push_articles(queues, site, ["/news/zh-1.html", "/news/en-2.html", "/slow/1.html"])
     cmd = [sys.executable, "-m", "crawler.cli", "worker", "--concurrency", "3", "--batch", "1"]
     env = worker_env(queue_url, index_url, tmp_path)
@@ -243,7 +269,7 @@ def test_redis_restarted_mid_run_worker_reconnects_and_queued_items_survive(priv
     redis_url, restart = private_redis
     alias, index = es_alias
     queue_url = f"{redis_url}?prefix=test-restart"
-    queues = open_queues(queue_url, Settings(queue_url=queue_url))
+    queues = open_queues(queue_url, Settings(queue_url=queue_url, bloom_capacity=BLOOM_N))
     # 8 pages x 3 query variants -> 24 URLs; the politeness delay (one host) spreads them over ~7 s,
     # so the restart lands in the middle of the run
     paths = [f"/news/{a}.html" for a in DEMO_ARTICLES]
@@ -268,7 +294,7 @@ def test_redis_restarted_mid_run_worker_reconnects_and_queued_items_survive(priv
     assert sum(site.hits.get(p, 0) for p in paths) >= len(urls)
     index.refresh()
     assert index.count() == len(urls), out  # every queued URL survived the restart and got indexed
-    check = open_queues(queue_url, Settings(queue_url=queue_url))
+    check = open_queues(queue_url, Settings(queue_url=queue_url, bloom_capacity=BLOOM_N))
     assert check.details.stats() == {"queued": 0, "claimed": 0, "failed": 0}
     assert all(u in check.seen for u in urls)
 

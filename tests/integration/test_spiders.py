@@ -26,6 +26,21 @@ ROOT = Path(__file__).resolve().parents[2]
 HTML = {"Content-Type": "text/html; charset=utf-8"}
 XML = {"Content-Type": "application/xml"}
 
+# A small Bloom filter for tests (240 KB in Redis instead of 24 MB at the default 10M capacity); the
+# test and the `mcrawl` processes it starts must agree on it (MCRAWL_BLOOM_N).
+BLOOM_N = 100_000
+
+
+def drop_redis_prefix(redis_url: str, prefix: str) -> None:
+    """Delete every key of a test's queue prefix (queues, pending set, Bloom filter, politeness)."""
+    import redis
+
+    client = redis.Redis.from_url(redis_url.split("?", 1)[0])
+    keys = list(client.scan_iter(match=f"{prefix}:*", count=1000))
+    if keys:
+        client.delete(*keys)
+    client.close()
+
 
 def rss(*links: str) -> bytes:
     items = "".join(f"<item><title>t{i}</title><link>{link}</link></item>" for i, link in enumerate(links))
@@ -107,7 +122,7 @@ JOBS = {
 def run_spiders(env: dict, timeout_s: float = 1.0) -> subprocess.CompletedProcess:
     cmd = [sys.executable, "-m", "crawler.cli", "spiders", "--until-idle", "--log-level", "WARNING",
            "--timeout", str(timeout_s)]
-    proc = subprocess.run(cmd, env={**os.environ, **env}, cwd=ROOT, capture_output=True, text=True, timeout=180)
+    proc = subprocess.run(cmd, env={**os.environ, "MCRAWL_BLOOM_N": str(BLOOM_N), **env}, cwd=ROOT, capture_output=True, text=True, timeout=180)
     assert proc.returncode == 0, proc.stderr[-3000:]
     return proc
 
@@ -124,9 +139,10 @@ def drain(queues) -> list[dict]:
 def crawl(redis_url, tmp_path_factory):
     """Run every job of JOBS through one spider process; returns what came out."""
     tmp = tmp_path_factory.mktemp("spiders")
-    queue_url = f"{redis_url}{'&' if '?' in redis_url else '?'}prefix=test-spiders-{uuid.uuid4().hex[:8]}"
+    prefix = f"test-spiders-{uuid.uuid4().hex[:8]}"
+    queue_url = f"{redis_url}{'&' if '?' in redis_url else '?'}prefix={prefix}"
     db_url = f"sqlite:///{tmp}/db.sqlite3"
-    settings = Settings(queue_url=queue_url, db_url=db_url)
+    settings = Settings(queue_url=queue_url, db_url=db_url, bloom_capacity=BLOOM_N)
     queues = open_queues(queue_url, settings)
     store = open_store(db_url)
     site = LocalSite(routes()).start()
@@ -161,7 +177,7 @@ def crawl(redis_url, tmp_path_factory):
     finally:
         site.stop()
         polite.stop()
-        queues.details.clear()
+        drop_redis_prefix(redis_url, prefix)
         store.close()
 
 
@@ -272,14 +288,18 @@ def test_until_idle_waits_for_jobs_whose_time_has_not_come(redis_url, tmp_path):
     """Drain mode must not close while a job waits for its not-before time (spaced keyword searches)."""
     import time as _time
 
-    queue_url = f"{redis_url}{'&' if '?' in redis_url else '?'}prefix=test-notbefore-{uuid.uuid4().hex[:8]}"
+    prefix = f"test-notbefore-{uuid.uuid4().hex[:8]}"
+    queue_url = f"{redis_url}{'&' if '?' in redis_url else '?'}prefix={prefix}"
     db_url = f"sqlite:///{tmp_path}/db.sqlite3"
-    queues = open_queues(queue_url, Settings(queue_url=queue_url, db_url=db_url))
+    queues = open_queues(queue_url, Settings(queue_url=queue_url, db_url=db_url, bloom_capacity=BLOOM_N))
     with LocalSite({"/feed.xml": Response(200, rss("/n/1.html"), XML),
                     "/later.xml": Response(200, rss("/n/2.html"), XML)}) as site:
         queues.jobs.push({"channel_id": 1, "kind": "rss", "url": site.url("/feed.xml"), "politeness_delay_s": 0})
         queues.jobs.push({"channel_id": 1, "kind": "rss", "url": site.url("/later.xml"), "politeness_delay_s": 0},
                          not_before=_time.time() + 3)
-        run_spiders({"MCRAWL_QUEUE": queue_url, "MCRAWL_DB": db_url})
-        assert site.hits.get("/later.xml") == 1
-        assert {i["url"] for i in drain(queues)} == {site.url("/n/1.html"), site.url("/n/2.html")}
+        try:
+            run_spiders({"MCRAWL_QUEUE": queue_url, "MCRAWL_DB": db_url})
+            assert site.hits.get("/later.xml") == 1
+            assert {i["url"] for i in drain(queues)} == {site.url("/n/1.html"), site.url("/n/2.html")}
+        finally:
+            drop_redis_prefix(redis_url, prefix)

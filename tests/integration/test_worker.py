@@ -17,6 +17,22 @@ ARTICLE = """<html><head><title>{title}</title></head><body>
 <div class="nav"><a href="/">Home</a> <a href="/a">World</a> <a href="/b">Sport</a></div>
 <div class="story"><h1 class="hl">{title}</h1><p class="when">{when}</p>
 <p>{body}</p><p>{body}</p></div><div class="footer">Copyright</div></body></html>"""
+# A small Bloom filter for tests (240 KB in Redis instead of 24 MB at the default 10M capacity); the
+# test and the `mcrawl` processes it starts must agree on it (MCRAWL_BLOOM_N).
+BLOOM_N = 100_000
+
+
+def drop_redis_prefix(redis_url: str, prefix: str) -> None:
+    """Delete every key of a test's queue prefix (queues, pending set, Bloom filter, politeness)."""
+    import redis
+
+    client = redis.Redis.from_url(redis_url.split("?", 1)[0])
+    keys = list(client.scan_iter(match=f"{prefix}:*", count=1000))
+    if keys:
+        client.delete(*keys)
+    client.close()
+
+
 GBK_BODY = "记者从市交通部门获悉，城区新开通的三条公交线路已经正式运营，沿线居民出行更加方便，换乘也更加快捷。"
 
 
@@ -51,14 +67,14 @@ def env(redis_url, es_url):
     """Fresh queue prefix and index alias; tries and back-off small so failures finish in seconds."""
     tag = uuid.uuid4().hex[:8]
     queue_url = f"{redis_url}{'&' if '?' in redis_url else '?'}prefix=test-worker-{tag}"
-    settings = Settings(queue_url=queue_url, detail_max_tries=2, detail_retry_base_s=0.2)
+    settings = Settings(queue_url=queue_url, detail_max_tries=2, detail_retry_base_s=0.2, bloom_capacity=BLOOM_N)
     queues = open_queues(queue_url, settings)
     index = open_index(f"{es_url}?alias=test-worker-{tag}")
     index.ensure()
     site = LocalSite(routes()).start()
     yield queues, index, site
     site.stop()
-    queues.details.clear()
+    drop_redis_prefix(redis_url, f"test-worker-{tag}")
     drop_index(index)
     index.close()
 
@@ -194,7 +210,7 @@ def test_politeness_is_shared_by_worker_processes(env, tmp_path):
         push(queues, site, f"/news/{name}.html", politeness_delay_s=0.4)
     run_env = {**os.environ, "MCRAWL_QUEUE": queues.url + "?prefix=" + queues.details.keys[0].rsplit(":det:", 1)[0],
                "MCRAWL_INDEX": f"{index.url}?alias={index.alias}", "MCRAWL_DB": f"sqlite:///{tmp_path}/db.sqlite3",
-               "MCRAWL_DATA": str(tmp_path)}
+               "MCRAWL_DATA": str(tmp_path), "MCRAWL_BLOOM_N": str(BLOOM_N)}
     cmd = [sys.executable, "-m", "crawler.cli", "worker", "--concurrency", "2", "--until-idle", "--idle-grace", "1"]
     procs = [subprocess.Popen(cmd, env=run_env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
              for _ in range(2)]
