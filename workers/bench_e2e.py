@@ -19,8 +19,10 @@ import gzip
 import json
 import os
 import platform
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from pathlib import Path
@@ -127,8 +129,7 @@ def run(args: argparse.Namespace) -> int:
     queues = open_queues(queue_url, Settings(queue_url=queue_url))
     index = open_index(index_url)
     index.ensure()
-    workdir = Path(f"/tmp/mcrawl-bench-{run_id}")
-    workdir.mkdir(parents=True, exist_ok=True)
+    workdir = Path(tempfile.mkdtemp(prefix=f"mcrawl-bench-{run_id}-"))  # the workers' crawl_log
     try:
         for url in urls:
             c = canonicalize(url)
@@ -161,6 +162,7 @@ def run(args: argparse.Namespace) -> int:
             drop_index(index)
         except Exception as exc:
             print(f"(could not drop the bench index: {exc})", file=sys.stderr)
+        shutil.rmtree(workdir, ignore_errors=True)
         # the run's queue, pending set and Bloom filter (up to 24 MB) go too
         client = queues.extra.get("client")
         if client is not None:
