@@ -12,6 +12,7 @@ import argparse
 import os
 import re
 import shutil
+import signal
 import sys
 import time
 from pathlib import Path
@@ -23,8 +24,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--data", default="var/demo", help="where the demo's database, queue and index go")
     parser.add_argument("--keep", action="store_true", help="keep data of an earlier demo run (default: start fresh)")
     parser.add_argument("--query", action="append", help="search for this after the crawl (repeatable)")
-    parser.add_argument("--serve", action="store_true",
-                        help="keep the demo site running afterwards (Ctrl-C to stop), e.g. to try `mcrawl serve`")
+    serve = parser.add_mutually_exclusive_group()
+    serve.add_argument("--serve", dest="serve", action="store_true", default=None,
+                       help="keep the web console and the demo site running afterwards until Ctrl-C "
+                            "(the default on a terminal)")
+    serve.add_argument("--no-serve", dest="serve", action="store_false",
+                       help="print the console URL and exit (the default when not on a terminal)")
 
 
 def _say(text: str = "") -> None:
@@ -41,6 +46,16 @@ def highlight(snippet: str | None) -> str:
     if sys.stdout.isatty():
         return snippet.replace("<em>", "\033[1;33m").replace("</em>", "\033[0m")
     return snippet.replace("<em>", "[").replace("</em>", "]")
+
+
+def start_console(settings) -> tuple[str, str]:
+    """The web console over the demo's data in a background thread: (its URL, the admin password)."""
+    import secrets
+
+    from crawler.web.app import serve_in_thread
+
+    password = secrets.token_urlsafe(9)
+    return serve_in_thread(settings, "127.0.0.1", 0, admin_password=password), password
 
 
 def demo_channels(site) -> list:
@@ -136,10 +151,22 @@ def run(args: argparse.Namespace) -> int:
         _say(f"   search it again: MCRAWL_DB={env['MCRAWL_DB']} MCRAWL_INDEX={env['MCRAWL_INDEX']} "
              f"MCRAWL_QUEUE={env['MCRAWL_QUEUE']} .venv/bin/mcrawl search 古镇")
         _say(f"demo finished in {time.monotonic() - started:.1f} s")
-        if args.serve:
-            _say(f"demo site still at {site.base_url}/ — Ctrl-C to stop")
-            while True:
-                time.sleep(3600)
+        serve = args.serve if args.serve is not None else (sys.stdin.isatty() and sys.stdout.isatty())
+        console_url, password = start_console(settings)
+        _say(f"8. web console: {console_url}  (search is open; management log-in: admin / {password})")
+        if serve:
+            _say(f"   serving the console and the demo site at {site.base_url}/ — Ctrl-C to stop")
+            # Scrapy's run left its own SIGINT/SIGTERM handlers behind (they only stop a crawl):
+            # give Ctrl-C and `kill` their usual meaning back.
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+            signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+            try:
+                while True:
+                    time.sleep(3600)
+            except KeyboardInterrupt:
+                pass
+        else:
+            _say("   (the console stops with this command; `mcrawl demo --serve` keeps it running)")
         ok = stats["indexed"] > 0
         return 0 if ok else 1
     finally:

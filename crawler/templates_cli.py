@@ -98,11 +98,13 @@ def save_to_store(library, db_url: str, site: str) -> list[int]:
 def library_from_store(db_url: str, site: str | None = None):
     """The enabled templates of a store as a TemplateLibrary (what a worker passes to extract())."""
     from crawler.store import open_store
-    from extraction.templates.library import TemplateLibrary
-    from extraction.templates.model import Template
+    from workers.templates import library_from_store as from_open_store
 
     store = open_store(db_url)
-    return TemplateLibrary(Template.from_dict(row.body) for row in store.list_templates(site))
+    try:
+        return from_open_store(store, site)
+    finally:
+        store.close()
 
 
 def run_mine(args) -> int:

@@ -32,7 +32,11 @@ def load_templates(path: str | None):
 
 def run(args: argparse.Namespace) -> int:
     fetched_at = datetime.fromisoformat(args.fetched_at) if args.fetched_at else datetime.now(timezone.utc)
-    templates = load_templates(args.templates)
+    try:
+        templates = load_templates(args.templates)
+    except (OSError, ValueError) as exc:  # missing file, bad JSON, not a template library
+        print(f"mcrawl extract: cannot load templates from {args.templates}: {exc}", file=sys.stderr)
+        return 2
     out = sys.stdout
     count = invalid = 0
     started = time.monotonic()

@@ -104,8 +104,9 @@ class Worker:
                  worker_id: str | None = None, batch_size: int = 20, flush_s: float = 1.0,
                  default_tz: str | None = "Asia/Shanghai",
                  index_backoff_max_s: float = 30.0, claim_timeout_s: float = 1.0,
-                 log_every_s: float = 10.0):
+                 log_every_s: float = 10.0, templates=None):
         self.queues = queues
+        self.templates = templates  # a TemplateCache (workers/templates.py) or None
         self.index = index
         self.store = store
         self.concurrency = max(1, int(concurrency))
@@ -234,7 +235,8 @@ class Worker:
         c1 = time.thread_time()
         fetched_at = datetime.now(timezone.utc)
         result = extract(fetched.body, url, content_type=fetched.content_type, fetched_at=fetched_at,
-                         tz=item.get("tz") or self.default_tz, overrides=item.get("overrides") or None)
+                         tz=item.get("tz") or self.default_tz, overrides=item.get("overrides") or None,
+                         templates=self.templates.get() if self.templates else None)
         t2 = time.perf_counter()
         self.stats.add(fetch_s=t1 - t0, extract_s=t2 - t1, extract_cpu_s=time.thread_time() - c1)
         if not result.valid:

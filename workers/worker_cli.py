@@ -18,6 +18,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-items", type=int, default=0, help="exit after claiming this many items")
     parser.add_argument("--no-robots", action="store_true", help="do not fetch robots.txt (local site farms)")
     parser.add_argument("--timeout", type=float, default=20.0, help="fetch timeout in seconds")
+    parser.add_argument("--templates-reload", type=float, default=300.0, metavar="S",
+                        help="re-read mined templates from the store every S seconds (default 300)")
+    parser.add_argument("--no-templates", action="store_true", help="template-free extraction only")
     parser.add_argument("--json", action="store_true", help="print the final stats as JSON")
     parser.add_argument("-v", "--verbose", action="store_true")
 
@@ -60,6 +63,7 @@ def run(args: argparse.Namespace) -> int:
     from crawler.store import open_store
     from workers.fetch import Fetcher
     from workers.index import open_index
+    from workers.templates import TemplateCache
     from workers.worker import Worker
 
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
@@ -84,7 +88,8 @@ def run(args: argparse.Namespace) -> int:
     worker = Worker(queues, index, store, concurrency=args.concurrency, batch_size=args.batch,
                     fetcher=Fetcher(timeout_s=args.timeout, obey_robots=not args.no_robots,
                                     pool_size=args.concurrency, pacer=fleet_pacer(queues, settings.queue_url)),
-                    default_tz=settings.default_tz)
+                    default_tz=settings.default_tz,
+                    templates=None if args.no_templates else TemplateCache(store, args.templates_reload))
     # SIGTERM (supervisord, docker stop): finish the batch in hand, then exit.
     signal.signal(signal.SIGTERM, lambda *_: worker.stop())
     try:

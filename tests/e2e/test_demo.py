@@ -45,3 +45,31 @@ def test_demo_search_again_with_the_printed_settings(tmp_path):
     # the store and the index instead of failing on existing channels
     assert second.returncode == 0, second.stdout + second.stderr[-2000:]
     assert "#1 rss" in second.stdout and "#4" not in second.stdout
+
+
+def test_demo_ends_by_printing_a_working_console_url(tmp_path):
+    """With --serve the demo keeps the console up: the printed URL answers a search over the demo data."""
+    import urllib.parse
+    import urllib.request
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MCRAWL_")}
+    proc = subprocess.Popen([sys.executable, "-m", "crawler.cli", "demo", "--serve", "--data", str(tmp_path / "demo")],
+                            cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    lines = []
+    try:
+        deadline = time.monotonic() + 120
+        url = None
+        while time.monotonic() < deadline and url is None:
+            line = proc.stdout.readline()
+            if not line:
+                break
+            lines.append(line)
+            m = re.search(r"web console: (http://127\.0\.0\.1:\d+/)", line)
+            url = m.group(1) if m else None
+        assert url, "".join(lines)
+        with urllib.request.urlopen(url + "?" + urllib.parse.urlencode({"q": "夜市"}), timeout=30) as resp:
+            page = resp.read().decode("utf-8")
+        assert resp.status == 200 and "<em>夜市</em>" in page, page[:2000]
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)

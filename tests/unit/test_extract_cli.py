@@ -99,3 +99,16 @@ def test_missing_file_does_not_stop_the_run(tmp_path):
 def test_no_page_files_is_an_error_exit(tmp_path):
     lines, proc = run_extract(tmp_path)
     assert lines == [] and proc.returncode == 1 and "no page files" in proc.stderr
+
+
+def test_bad_template_library_is_a_clear_error_not_a_traceback(tmp_path):
+    page = tmp_path / "a.html"
+    page.write_text(ARTICLE, encoding="utf-8")
+    for name, content in (("missing.json", None), ("not-a-library.json", '{"x": 1}'), ("broken.json", "{nope")):
+        lib = tmp_path / name
+        if content is not None:
+            lib.write_text(content)
+        proc = subprocess.run([sys.executable, "-m", "crawler.cli", "extract", "--templates", str(lib), str(page)],
+                              cwd=ROOT, capture_output=True, text=True, timeout=120)
+        assert proc.returncode == 2, (name, proc.stderr)
+        assert "cannot load templates" in proc.stderr and "Traceback" not in proc.stderr
