@@ -16,7 +16,7 @@ from lxml import etree
 
 from .. import cevc, dates, titles
 from ..dom import Page, normalize_space, text_of
-from .match import Match, align, read_text
+from .match import Match, align, read_span, read_text
 from .model import Slot, Template
 from .repeats import CollapsedSequence
 from .tagseq import element_key
@@ -142,6 +142,61 @@ def _label_body(template: Template, matches: list[Match], bodies: list[str], vot
     return best
 
 
+CONTAINER_LEVELS = 3  # the article container is at most this many required levels above the body slot
+CONTAINER_EXTRA_SHARE = 0.25  # ... and adds at most this share of the body's length besides the headline
+
+
+def _ancestors(template: Template, node: int) -> list[int]:
+    out = [node]
+    while template.parents[out[-1]] >= 0:
+        out.append(template.parents[out[-1]])
+    return out
+
+
+def _tokens(text: str) -> int:
+    return len(_TOKEN.findall(text))
+
+
+def _article_header(template: Template, matches: list[Match], body: Slot, headline_node: int) -> Slot | None:
+    """The body slot, made to start at the headline slot when the headline sits in the body's own
+    container (its nearest common template node with the body slot is at most CONTAINER_LEVELS
+    above the body slot) and the text between them that varies from page to page is short: the
+    byline and date line, a standfirst. Text the same on most pages there is template text and
+    stays out (drop lines), as do the blocks the body slot already skips.
+
+    Why: CEVC's node is the run of paragraphs; the article as a reader sees it (and as the
+    template-sites gold has it) starts at the headline. One page cannot tell a header block from
+    page furniture; the cluster can, by what varies and what does not.
+    """
+    body_up = _ancestors(template, body.node)
+    head_up = _ancestors(template, headline_node)
+    if headline_node in body_up or body.node in head_up:
+        return None
+    near = set(body_up[1:CONTAINER_LEVELS + 1])
+    if next((a for a in head_up if a in near), None) is None:
+        return None
+    spans, pairs = [], []
+    for m in matches:
+        head, inner = m.element(headline_node), m.element(body.node)
+        span = read_span(head, inner) if head is not None and inner is not None else None
+        if span is None:
+            return None  # the headline does not come before the body on every page
+        spans.append(span)
+        pairs.append((head, inner))
+    drop = sorted(set(_template_lines(spans)) | set(body.drop_lines))
+    shares = []
+    for head, inner in pairs:
+        n_body = _tokens(read_text(inner, body.drop_lines, body.skip_keys))
+        n_head = _tokens(normalize_space(head.text_content()))
+        n_span = _tokens(read_span(head, inner, drop, body.skip_keys) or "")
+        shares.append(max(0, n_span - n_body - n_head) / max(n_body, 1))
+    shares.sort()
+    if shares[len(shares) // 2] > CONTAINER_EXTRA_SHARE:
+        return None
+    return Slot(field="body", node=body.node, agreement=body.agreement, drop_lines=drop,
+                skip_keys=body.skip_keys, typical_chars=body.typical_chars, start_node=headline_node)
+
+
 def _text_votes(matches: list[Match], values: list[str | None], accept) -> Counter:
     """Votes for the deepest required node whose own text `accept`s the extractor's value."""
     votes: Counter = Counter()
@@ -214,6 +269,10 @@ def label_template(template: Template, pages: Sequence[Page], seqs: Sequence[Col
                    if h and m.element(node) is not None and normalize_space(m.element(node).text_content()) == h)
         if same >= HEADLINE_SAME_SHARE * len(pages):
             auto["headline"] = Slot(field="headline", node=node, agreement=round(same / len(pages), 4))
+    if body_slot is not None and headline_votes and headline_votes.most_common(1)[0][1] >= need:
+        wider = _article_header(template, matches, body_slot, headline_votes.most_common(1)[0][0])
+        if wider is not None:
+            auto["body"] = wider
     date_votes = _text_votes(matches, published, _date_ok)
     if date_votes and date_votes.most_common(1)[0][1] >= need:
         node, count = date_votes.most_common(1)[0]

@@ -82,10 +82,43 @@ def slot_text(match: Match, field: str) -> tuple[str, etree._Element | None]:
     el = match.element(slot.node)
     if el is None:
         return "", None
+    start = match.element(slot.start_node) if slot.start_node >= 0 else None
+    if start is not None:
+        span = read_span(start, el, slot.drop_lines, slot.skip_keys)
+        if span is not None:
+            return span, el
     return read_text(el, slot.drop_lines, slot.skip_keys), el
 
 
-def read_text(el: etree._Element, drop_lines=(), skip_keys=()) -> str:
+def read_span(start: etree._Element, end: etree._Element, drop_lines=(), skip_keys=()) -> str | None:
+    """Text from the beginning of `start` to the end of `end` (the article header through the body
+    slot), read inside their nearest common ancestor; None when `start` does not come before `end`
+    or one holds the other (then there is no span to read)."""
+    ancestors = set(start.iterancestors())
+    if end in ancestors or start in set(end.iterancestors()) or start is end:
+        return None
+    common = next((a for a in end.iterancestors() if a in ancestors), None)
+    if common is None:
+        return None
+    position = {node: i for i, node in enumerate(common.iter())}
+    first, last = position[start], _last_position(end, position)
+    if first > position[end]:
+        return None
+
+    def outside(node: etree._Element) -> bool:
+        return _last_position(node, position) < first or position[node] > last
+
+    return read_text(common, drop_lines, skip_keys, outside)
+
+
+def _last_position(node: etree._Element, position: dict) -> int:
+    """Pre-order position of the last node of `node`'s subtree (walks down the last children)."""
+    while len(node):
+        node = node[-1]
+    return position[node]
+
+
+def read_text(el: etree._Element, drop_lines=(), skip_keys=(), skip_also=None) -> str:
     """Text of `el`, one line per block, without the subtrees whose key is in `skip_keys` and
     without the lines in `drop_lines`."""
     # Besides the learnt keys, the template-free path's furniture test (nav, aside, share bars,
@@ -93,7 +126,7 @@ def read_text(el: etree._Element, drop_lines=(), skip_keys=()) -> str:
     skip = frozenset(skip_keys)
     skip_tags = frozenset(k.split(".", 1)[0] for k in skip)
     lines = iter_lines_skipping(el, lambda node: (node.tag in skip_tags and element_key(node) in skip)
-                                or is_noise_block(node))
+                                or is_noise_block(node) or (skip_also is not None and skip_also(node)))
     # The template-free path's line filter (paging, share prompts, photo credits) applies here too:
     # those lines vary from page to page, so the template's constant-line test cannot catch them.
     drop = frozenset(drop_lines)

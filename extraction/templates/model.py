@@ -20,6 +20,7 @@ class Slot:
     drop_lines: list[str] = field(default_factory=list)  # template text inside the slot (same on most pages)
     skip_keys: list[str] = field(default_factory=list)  # element keys inside the slot left out when reading
     typical_chars: int = 0  # shortest text of the slot on the labelled pages (0: unknown)
+    start_node: int = -1  # body only: the article starts at this required node (its headline), -1: at `node`
 
 
 @dataclass
@@ -81,6 +82,8 @@ class Template:
             slot = Slot(**s)
             if not 0 <= slot.node < len(keys):
                 raise ValueError(f"template {data['id']}: slot {name} points at node {slot.node} of {len(keys)}")
+            if not -1 <= slot.start_node < len(keys):
+                raise ValueError(f"template {data['id']}: slot {name} starts at node {slot.start_node} of {len(keys)}")
             slots[name] = slot
         return cls(id=str(data["id"]), site=data.get("site", ""), keys=keys, depths=depths, parents=parents,
                    repeatable=[bool(r) for r in data.get("repeatable", [False] * len(keys))],
