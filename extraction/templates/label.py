@@ -16,6 +16,7 @@ from lxml import etree
 
 from .. import cevc, dates, titles
 from ..dom import Page, normalize_space, text_of
+from ..noise import is_comment_block, is_noise_block
 from .match import Match, align, read_span, read_text
 from .model import Slot, Template
 from .repeats import CollapsedSequence
@@ -100,6 +101,42 @@ def _skip_keys(elements: list, bodies: list[str]) -> list[str]:
     return sorted(k for k, n in total.items() if "." in k and n >= 20 and kept[k] <= SKIP_KEPT_SHARE * n)
 
 
+KEEP_MAX_LINK_SHARE = 0.2  # a block mostly of link text is a list of links (related, tags), not content
+KEEP_DISTINCT_SHARE = 0.8  # its text differs on at least this share of the pages it occurs on
+
+
+def _keep_keys(elements: list) -> list[str]:
+    """Keys of blocks inside the slot that the generic furniture test drops (by a class word such
+    as "caption") but that hold page content on this template: their text differs from page to
+    page, they occur on two or more pages, and they are not mostly links. A single page cannot
+    tell a long caption or a standfirst from a share bar by its class; the cluster can."""
+    texts: dict[str, list[str]] = defaultdict(list)
+    links: Counter = Counter()
+    sizes: Counter = Counter()
+    for el in elements:
+        if el is None:
+            continue
+        seen: dict[str, list[str]] = defaultdict(list)
+        for node in _blocks_below(el):
+            if not is_noise_block(node) or is_comment_block(node.get("class"), node.get("id")):
+                continue
+            key = element_key(node)
+            text = normalize_space(node.text_content())
+            seen[key].append(text)
+            sizes[key] += len(text)
+            links[key] += sum(len(normalize_space(a.text_content())) for a in node.iter("a"))
+        for key, found in seen.items():
+            texts[key].append("\n".join(found))
+    keep = []
+    for key, found in texts.items():
+        present = [t for t in found if t]
+        if len(present) < 2 or links[key] > KEEP_MAX_LINK_SHARE * sizes[key]:
+            continue
+        if len(set(present)) >= KEEP_DISTINCT_SHARE * len(present):
+            keep.append(key)
+    return sorted(keep)
+
+
 def _agreement(matches: list[Match], bodies: list[str], node: int, drop: list[str], skip: list[str]) -> float:
     scores = []
     for m, b in zip(matches, bodies):
@@ -136,7 +173,8 @@ def _label_body(template: Template, matches: list[Match], bodies: list[str], vot
             if best is None or agreement > best.agreement + CLEARLY_BETTER:
                 best = Slot(field="body", node=node, agreement=round(agreement, 4), drop_lines=drop, skip_keys=keys)
     if best is not None:
-        lengths = sorted(len(read_text(m.element(best.node), best.drop_lines, best.skip_keys))
+        best.keep_keys = [k for k in _keep_keys([m.element(best.node) for m in matches]) if k not in best.skip_keys]
+        lengths = sorted(len(read_text(m.element(best.node), best.drop_lines, best.skip_keys, keep_keys=best.keep_keys))
                          for m in matches if m.element(best.node) is not None)
         best.typical_chars = lengths[0] if lengths else 0
     return best
@@ -186,15 +224,16 @@ def _article_header(template: Template, matches: list[Match], body: Slot, headli
     drop = sorted(set(_template_lines(spans)) | set(body.drop_lines))
     shares = []
     for head, inner in pairs:
-        n_body = _tokens(read_text(inner, body.drop_lines, body.skip_keys))
+        n_body = _tokens(read_text(inner, body.drop_lines, body.skip_keys, keep_keys=body.keep_keys))
         n_head = _tokens(normalize_space(head.text_content()))
-        n_span = _tokens(read_span(head, inner, drop, body.skip_keys) or "")
+        n_span = _tokens(read_span(head, inner, drop, body.skip_keys, body.keep_keys) or "")
         shares.append(max(0, n_span - n_body - n_head) / max(n_body, 1))
     shares.sort()
     if shares[len(shares) // 2] > CONTAINER_EXTRA_SHARE:
         return None
     return Slot(field="body", node=body.node, agreement=body.agreement, drop_lines=drop,
-                skip_keys=body.skip_keys, typical_chars=body.typical_chars, start_node=headline_node)
+                skip_keys=body.skip_keys, keep_keys=body.keep_keys, typical_chars=body.typical_chars,
+                start_node=headline_node)
 
 
 def _text_votes(matches: list[Match], values: list[str | None], accept) -> Counter:

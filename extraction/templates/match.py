@@ -84,13 +84,13 @@ def slot_text(match: Match, field: str) -> tuple[str, etree._Element | None]:
         return "", None
     start = match.element(slot.start_node) if slot.start_node >= 0 else None
     if start is not None:
-        span = read_span(start, el, slot.drop_lines, slot.skip_keys)
+        span = read_span(start, el, slot.drop_lines, slot.skip_keys, slot.keep_keys)
         if span is not None:
             return span, el
-    return read_text(el, slot.drop_lines, slot.skip_keys), el
+    return read_text(el, slot.drop_lines, slot.skip_keys, keep_keys=slot.keep_keys), el
 
 
-def read_span(start: etree._Element, end: etree._Element, drop_lines=(), skip_keys=()) -> str | None:
+def read_span(start: etree._Element, end: etree._Element, drop_lines=(), skip_keys=(), keep_keys=()) -> str | None:
     """Text from the beginning of `start` to the end of `end` (the article header through the body
     slot), read inside their nearest common ancestor; None when `start` does not come before `end`
     or one holds the other (then there is no span to read)."""
@@ -108,7 +108,7 @@ def read_span(start: etree._Element, end: etree._Element, drop_lines=(), skip_ke
     def outside(node: etree._Element) -> bool:
         return _last_position(node, position) < first or position[node] > last
 
-    return read_text(common, drop_lines, skip_keys, outside)
+    return read_text(common, drop_lines, skip_keys, outside, keep_keys)
 
 
 def _last_position(node: etree._Element, position: dict) -> int:
@@ -118,15 +118,19 @@ def _last_position(node: etree._Element, position: dict) -> int:
     return position[node]
 
 
-def read_text(el: etree._Element, drop_lines=(), skip_keys=(), skip_also=None) -> str:
+def read_text(el: etree._Element, drop_lines=(), skip_keys=(), skip_also=None, keep_keys=()) -> str:
     """Text of `el`, one line per block, without the subtrees whose key is in `skip_keys` and
     without the lines in `drop_lines`."""
     # Besides the learnt keys, the template-free path's furniture test (nav, aside, share bars,
     # captions by tag or class words) applies: such blocks turn up on pages the miner never saw.
+    # `keep_keys` name blocks that test would drop but whose text the cluster showed to be page
+    # content (a caption or standfirst that differs on every page and is not a list of links).
     skip = frozenset(skip_keys)
+    keep = frozenset(keep_keys)
     skip_tags = frozenset(k.split(".", 1)[0] for k in skip)
     lines = iter_lines_skipping(el, lambda node: (node.tag in skip_tags and element_key(node) in skip)
-                                or is_noise_block(node) or (skip_also is not None and skip_also(node)))
+                                or (is_noise_block(node) and not (keep and element_key(node) in keep))
+                                or (skip_also is not None and skip_also(node)))
     # The template-free path's line filter (paging, share prompts, photo credits) applies here too:
     # those lines vary from page to page, so the template's constant-line test cannot catch them.
     drop = frozenset(drop_lines)

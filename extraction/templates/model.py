@@ -20,6 +20,7 @@ class Slot:
     drop_lines: list[str] = field(default_factory=list)  # template text inside the slot (same on most pages)
     skip_keys: list[str] = field(default_factory=list)  # element keys inside the slot left out when reading
     typical_chars: int = 0  # shortest text of the slot on the labelled pages (0: unknown)
+    keep_keys: list[str] = field(default_factory=list)  # element keys the generic furniture test would drop but that hold page content here
     start_node: int = -1  # body only: the article starts at this required node (its headline), -1: at `node`
 
 
