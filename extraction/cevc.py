@@ -293,10 +293,19 @@ def render(stats: NodeStats, top: int, skip: set[int]) -> str:
     return "\n".join(out)
 
 
+def page_stats(page: Page) -> NodeStats:
+    """CEVC's per-node figures of the page body, computed once per page: the page classifier reads
+    its block statistics from them (extraction/page_features.py) before CEVC itself runs."""
+    stats = page.cache.get("cevc_stats")
+    if stats is None:
+        stats = page.cache["cevc_stats"] = compute_stats(page.body, page_language(page.lang))
+    return stats
+
+
 def extract_body(page: Page, alpha: float = ALPHA) -> BodyResult:
     body = page.body
     lang = page_language(page.lang)
-    stats = compute_stats(body, lang)
+    stats = page_stats(page)
     if stats.nodes and stats.valid[0] == 0 and stats.chars[0] > stats.link_chars[0]:
         # No stopword anywhere: a language none of the lists covers (Thai, Amharic...) or a page
         # without prose. Non-link characters stand in for valid ones rather than returning nothing.

@@ -19,7 +19,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from .dom import Page
-from .page_features import FEATURE_NAMES, page_features
+from .page_features import FEATURE_NAMES, hub_figures, page_features
 
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "page_type.json"
 _BLOG_HINT = re.compile(r"(?:^|[./-])blogs?(?:[./-]|$)|wordpress|blogspot|medium\.com|substack", re.I)
@@ -32,6 +32,9 @@ HUB_LINK_RATIO = 0.6
 HUB_CN = 0.55
 HUB_MAX_PARAGRAPHS = 300  # characters of paragraph text in one container: an article has more
 HUB_MIN_TEXT = 800  # a tiny page (login, error) is "other", not a hub
+# A page that declares itself an article (meta/JSON-LD) and shows at most this many dates is one
+# dated item, not a list of dated items, however link-heavy its chrome around a short text is.
+ARTICLE_MAX_TIMES = 2
 MIN_CONFIDENCE = 0.5  # below this the model's answer is "other"
 # Thread evidence from PEAN's records (see _thread_evidence); on the generated training pages it
 # fires for 1 % of list pages and about half of the engine-less threads.
@@ -97,24 +100,37 @@ def classify_rules(page: Page, features: list[float] | None = None) -> tuple[str
     types = _ld_types(page)
     if any("discussionforumposting" in t for t in types):
         return "forum", 0.95
-    f = dict(zip(FEATURE_NAMES, features if features is not None else page_features(page)))
+    # The hub rule needs only block statistics; the full feature vector (time strings, PEAN
+    # records) is left to pages that reach the model.
+    f = dict(zip(FEATURE_NAMES, features)) if features is not None else hub_figures(page)
+    declared_article = bool(types & _ARTICLE_LD or (page.meta.get("og:type") or "").lower() == "article"
+                            or page.meta.get("article:published_time"))
     if (f["link_text_ratio"] >= HUB_LINK_RATIO and f["cn_text"] >= HUB_CN
             and f["log_para_container"] <= math.log1p(HUB_MAX_PARAGRAPHS) and f["log_links"] >= math.log1p(20)
-            and f["log_text"] >= math.log1p(HUB_MIN_TEXT)):
+            and f["log_text"] >= math.log1p(HUB_MIN_TEXT)
+            and not (declared_article and _time_strings(page) <= ARTICLE_MAX_TIMES)):
         return "list", 0.9
     if types & _LIST_LD and not types & _ARTICLE_LD:
         return "list", 0.85
-    if types & _ARTICLE_LD or (page.meta.get("og:type") or "").lower() == "article" or page.meta.get("article:published_time"):
+    if declared_article:
         return _article_kind(page, types), 0.9
     return None
 
 
+def _time_strings(page: Page) -> int:
+    """Date/time strings in the page text (the same reading as the model's time features)."""
+    from .forums.times import find_times
+
+    text = " ".join(page.body.itertext())[:30_000]
+    return len(find_times(text, None, limit=ARTICLE_MAX_TIMES + 1))
+
+
 def classify(page: Page, model: dict | None = None) -> tuple[str, float]:
     """(page_type, confidence) with page_type one of article, blog, forum, list, other."""
-    features = page_features(page)
-    ruled = classify_rules(page, features)
+    ruled = classify_rules(page)
     if ruled is not None:
         return ruled
+    features = page_features(page)
     label, score = decide(features, predict_proba(features, model or load_model()))
     if label == "article":
         return _article_kind(page, _ld_types(page)), score

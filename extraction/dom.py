@@ -23,6 +23,13 @@ MAX_PAGE_BYTES = 8 * 1024 * 1024
 DROP_TAGS = ("script", "style", "noscript", "template", "svg", "canvas", "iframe", "object",
              "embed", "select", "textarea", "button", "head")
 
+_DROP_FIRST = tuple(t for t in DROP_TAGS if t != "noscript")
+# A <noscript> holding at least this many characters and this share of the page's visible text is
+# the page itself, served to clients without JavaScript (Discourse renders every post there);
+# ordinary pages use <noscript> for tracking pixels, image fallbacks and "enable JavaScript".
+NOSCRIPT_MIN_CHARS = 200
+NOSCRIPT_MIN_SHARE = 0.5
+
 # Elements that break text into separate lines when rendered.
 BLOCK_TAGS = frozenset("""address article aside blockquote body center dd details dialog dir div dl dt
 fieldset figcaption figure footer form frameset h1 h2 h3 h4 h5 h6 header hgroup hr html li main menu nav
@@ -51,6 +58,8 @@ class Page:
     lang: str | None = None
     fetched_at: datetime | None = None
     tz: str | None = None  # the channel's default IANA zone for times without an offset
+    # Per-page results several steps need (block statistics, PEAN records), computed once per page.
+    cache: dict = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def body(self) -> etree._Element:
@@ -108,6 +117,27 @@ def parse_html(text: str) -> etree._Element:
     return root
 
 
+def _chars(el: etree._Element) -> int:
+    """Non-space characters of the element's text."""
+    return sum(len(word) for part in el.itertext() for word in part.split())
+
+
+def _keep_noscript_content(root: etree._Element) -> None:
+    """Turn into a <div> each <noscript> that holds block markup and most of the visible text
+    (a JavaScript application's server-rendered fallback); the others are dropped by the caller."""
+    candidates = [el for el in root.iter("noscript") if len(el)]
+    if not candidates:
+        return
+    body = root.find("body")
+    total = _chars(body if body is not None else root)
+    for el in candidates:
+        n = _chars(el)
+        if (n >= NOSCRIPT_MIN_CHARS and n >= NOSCRIPT_MIN_SHARE * total
+                and any(isinstance(d.tag, str) and d.tag in BLOCK_TAGS for d in el.iterdescendants())):
+            el.tag = "div"
+            el.set("data-mcrawl-noscript", "")
+
+
 def load_page(data: bytes | str, url: str | None = None, *, content_type: str | None = None,
               fetched_at: datetime | None = None, tz: str | None = None,
               max_bytes: int = MAX_PAGE_BYTES) -> Page:
@@ -128,7 +158,9 @@ def load_page(data: bytes | str, url: str | None = None, *, content_type: str | 
     meta = _read_meta(root)
     jsonld = _read_jsonld(root)
     lang = root.get("lang") or meta.get("og:locale") or meta.get("language")
-    etree.strip_elements(root, *DROP_TAGS, with_tail=False)
+    etree.strip_elements(root, *_DROP_FIRST, with_tail=False)
+    _keep_noscript_content(root)
+    etree.strip_elements(root, "noscript", with_tail=False)
     # lxml keeps the <html> element even for fragments; a page without any body text is empty.
     return Page(url=url, root=root, encoding=decoded.encoding, title=title, meta=meta, jsonld=jsonld,
                 lang=(lang or None), fetched_at=fetched_at, tz=tz)

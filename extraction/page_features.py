@@ -40,50 +40,50 @@ PARAGRAPH_TEXT = 30
 PARAGRAPH_LINKS = 0.3
 
 
-def _walk_blocks(body: etree._Element) -> tuple[list[tuple[int, int]], dict[str, int], int, int, int]:
+def _blocks_from_stats(stats) -> tuple[list[tuple[int, int]], dict[str, int], int, int, int]:
     """(text, link text) per block element, tag counts, total text and link text, and the largest
-    amount of paragraph text held directly by one container, in one iterwalk.
+    amount of paragraph text held directly by one container, read off CEVC's per-node figures
+    (cevc.NodeStats: non-space characters and link characters per subtree) in one reverse pass,
+    so classification does not walk the tree again.
 
-    The last one separates articles (one container of consecutive paragraphs) from lists with
-    summaries (each summary alone in its own item) when both have short paragraphs."""
-    blocks: list[list[int]] = []
-    stack: list[list[int]] = [[0, 0, 0]]
-    best_container = 0
-    link_depth = 0
+    A block's own text is its subtree's minus that of the nearest blocks below it. The largest
+    paragraph container separates articles (one container of consecutive paragraphs) from lists
+    with summaries (each summary alone in its own item) when both have short paragraphs."""
+    nodes, parent, chars, link_chars = stats.nodes, stats.parent, stats.chars, stats.link_chars
+    n = len(nodes)
+    if not n:
+        return [], {}, 0, 0, 0
+    tags = [el.tag for el in nodes]
     counts: dict[str, int] = {}
-    for event, el in etree.iterwalk(body, events=("start", "end")):
-        tag = el.tag if isinstance(el.tag, str) else ""
-        if event == "start":
-            counts[tag] = counts.get(tag, 0) + 1
-            if tag == "a":
-                link_depth += 1
-            if tag in BLOCK_TAGS:
-                stack.append([0, 0, 0])
-            n = len((el.text or "").strip()) if tag else 0
-            if n:
-                stack[-1][0] += n
-                if link_depth:
-                    stack[-1][1] += n
+    for tag in tags:
+        counts[tag] = counts.get(tag, 0) + 1
+    inner_chars = [0] * n  # characters of the nearest block subtrees below the node
+    inner_links = [0] * n
+    para = [0] * n  # paragraph text of the nearest blocks below the node
+    blocks: list[tuple[int, int]] = []
+    best_container = 0
+    for i in range(n - 1, -1, -1):
+        is_block = i == 0 or tags[i] in BLOCK_TAGS
+        if is_block:
+            own, own_links = chars[i] - inner_chars[i], link_chars[i] - inner_links[i]
+            if own > 0:
+                blocks.append((own, own_links))
+            free = own - own_links
+            best_container = max(best_container, para[i] + (free if free >= PARAGRAPH_TEXT else 0))
+        p = parent[i]
+        if p < 0:
+            continue
+        if is_block:
+            inner_chars[p] += chars[i]
+            inner_links[p] += link_chars[i]
+            if free >= PARAGRAPH_TEXT and own_links <= PARAGRAPH_LINKS * own:
+                para[p] += free
         else:
-            if tag in BLOCK_TAGS and len(stack) > 1:
-                done = stack.pop()
-                blocks.append(done)
-                own = done[0] - done[1]
-                if own >= PARAGRAPH_TEXT and done[1] <= PARAGRAPH_LINKS * done[0]:
-                    stack[-1][2] += own
-                best_container = max(best_container, done[2] + (own if own >= PARAGRAPH_TEXT else 0))
-            if tag == "a":
-                link_depth -= 1
-            n = len((el.tail or "").strip())
-            if n:
-                stack[-1][0] += n
-                if link_depth:
-                    stack[-1][1] += n
-    blocks.append(stack[0])
-    best_container = max(best_container, stack[0][2])
-    total = sum(b[0] for b in blocks)
-    links = sum(b[1] for b in blocks)
-    return [(b[0], b[1]) for b in blocks if b[0] > 0], counts, total, links, best_container
+            inner_chars[p] += inner_chars[i]
+            inner_links[p] += inner_links[i]
+            para[p] += para[i]
+    blocks.reverse()
+    return blocks, counts, chars[0], link_chars[0], best_container
 
 
 def _repeat_siblings(body: etree._Element) -> int:
@@ -129,9 +129,33 @@ def _record_features(page: Page, total: int) -> list[float]:
             text / total if total else 0.0]
 
 
+def block_stats(page: Page) -> tuple[list[tuple[int, int]], dict[str, int], int, int, int]:
+    """Block statistics of the page's body (see _blocks_from_stats), computed once per page: the
+    rule layer and the model both read them."""
+    stats = page.cache.get("block_stats")
+    if stats is None:
+        from .cevc import page_stats
+
+        stats = page.cache["block_stats"] = _blocks_from_stats(page_stats(page))
+    return stats
+
+
+def hub_figures(page: Page) -> dict[str, float]:
+    """The few figures the hub-page rule reads, without the costlier features the model needs."""
+    blocks, counts, total, links, para_container = block_stats(page)
+    link_chars = sum(b[0] for b in blocks if b[0] >= 5 and b[1] / b[0] >= 0.7)
+    return {"log_text": math.log1p(total), "log_links": math.log1p(counts.get("a", 0)),
+            "link_text_ratio": links / total if total else 0.0,
+            "cn_text": link_chars / total if total else 0.0,
+            "log_para_container": math.log1p(para_container)}
+
+
 def page_features(page: Page) -> list[float]:
+    cached = page.cache.get("features")
+    if cached is not None:
+        return cached
     body = page.body
-    blocks, counts, total, links, para_container = _walk_blocks(body)
+    blocks, counts, total, links, para_container = block_stats(page)
     n_elements = max(1, sum(counts.values()))
     kchar = max(total, 1) / 1000
     link_blocks = [b for b in blocks if b[0] >= 5 and b[1] / b[0] >= 0.7]
@@ -168,4 +192,5 @@ def page_features(page: Page) -> list[float]:
     feats += _record_features(page, total)
     feats += [math.log1p(counts.get(t, 0)) for t in COUNTED_TAGS]
     feats += [counts.get(t, 0) / n_elements for t in COUNTED_TAGS]
+    page.cache["features"] = feats
     return feats

@@ -9,6 +9,7 @@ nothing, the caller falls back to PEAN.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from lxml import etree
 
@@ -116,16 +117,33 @@ ENGINES: tuple[Engine, ...] = (
 )
 
 
+@lru_cache(maxsize=64)
+def _compiled(marker: str) -> etree.XPath | None:
+    try:
+        return etree.XPath(marker)
+    except etree.XPathError:
+        return None
+
+
+def _marker_found(root: etree._Element, engine: Engine) -> bool:
+    xpath = _compiled(engine.marker)
+    if xpath is None:
+        return False
+    try:
+        return bool(xpath(root))
+    except etree.XPathError:
+        return False
+
+
 def recognise(page: Page, strict: bool = False) -> Engine | None:
     """The engine that generated the page, by its markup (strict markers) or, unless `strict`,
     by its generator meta (which board and list pages of the engine carry as well)."""
-    body = page.body
-    for engine in ENGINES:
-        try:
-            if body.xpath(engine.marker) or page.root.xpath(engine.marker):
-                return engine
-        except etree.XPathError:
-            continue
+    # Markup is checked once per page (the classifier and the forum path both ask); markers are
+    # absolute paths, so one evaluation from the root covers the whole document.
+    if "engine_markup" not in page.cache:
+        page.cache["engine_markup"] = next((e for e in ENGINES if _marker_found(page.root, e)), None)
+    if page.cache["engine_markup"] is not None:
+        return page.cache["engine_markup"]
     generator = (page.meta.get("generator") or "").lower()
     if generator and not strict:
         for engine in ENGINES:

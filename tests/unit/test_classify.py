@@ -106,3 +106,38 @@ def test_long_engineless_thread_is_forum_not_list():
     assert classify(page)[0] == "forum"
     result = extract(f"<html><body><div class='thread'>{posts}</div></body></html>")
     assert result.page_type == "forum" and len(result.posts) == 30
+
+
+def _short_article_in_link_chrome(dates: int) -> str:
+    """A short post inside heavy link chrome: most of the page's text is links, and there is no
+    long paragraph container; `dates` date strings are shown."""
+    chrome = "".join(f"<li><a href='/s/{i}'>More stories from the section number {i} today</a></li>" for i in range(60))
+    dated = "".join(f"<span>2021-05-{1 + i:02d} 09:{10 + i}</span>" for i in range(dates))
+    return ("<html><head><title>Cat costume - Site</title><meta property='og:type' content='article'></head><body>"
+            f"<nav><ul>{chrome}</ul></nav><article><h1>This cat's costume beats yours</h1>{dated}"
+            "<p>The cat wore a tiny pumpkin hat and refused to take it off all evening long.</p></article>"
+            f"<aside><ul>{chrome}</ul></aside></body></html>")
+
+
+def test_short_link_rich_article_that_declares_itself_is_article():
+    page = load_page(_short_article_in_link_chrome(dates=1), "https://site.example/5955626/cat-costume")
+    assert classify(page)[0] == "article"
+
+
+def test_link_rich_page_with_many_dates_is_list_despite_article_meta():
+    # Article metadata on a page listing many dated items does not make it one article.
+    page = load_page(_short_article_in_link_chrome(dates=12), "https://site.example/section")
+    assert classify(page)[0] == "list"
+
+
+def test_block_figures_come_from_cevc_statistics():
+    from extraction.page_features import block_stats
+
+    page = load_page("<html><body><div><p>" + "word " * 20 + "</p><p>" + "text " * 10 + "<a href='/x'>link here</a></p></div>"
+                     "<ul><li><a href='/y'>item</a></li></ul></body></html>")
+    blocks, counts, total, links, para = block_stats(page)
+    assert counts["p"] == 2 and counts["a"] == 2
+    assert total == 80 + 40 + 8 + 4 and links == 12
+    assert sorted(blocks) == sorted([(80, 0), (48, 8), (4, 4)])
+    assert para == 80 + 40  # both paragraphs sit in one <div>, the second has few links
+    assert block_stats(page) is block_stats(page)  # computed once per page

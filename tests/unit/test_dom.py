@@ -96,3 +96,34 @@ def test_deep_nesting_text_walk_is_iterative():
 def test_normalize_space():
     assert normalize_space(" a\u00a0 b\u3000c\u200b ") == "a b c"
     assert normalize_space(None) == ""
+
+
+POST = "<div class='post'><span class='who'>user{i}</span> <span class='when'>2021-03-0{i} 10:1{i}</span><p>Reply {i}: the transfer went through after I logged out and back in, thanks for the tip.</p></div>"
+JS_SHELL = ("<html><head><title>Can I transfer back? - Forums</title></head><body>"
+            "<div id='app'></div><noscript><img src='/pixel.gif'></noscript>"
+            "<noscript data-path='/t/can-i-transfer/1'><header><a href='/'>Forums</a></header>"
+            "<div id='main-outlet'>" + "".join(POST.format(i=i) for i in range(1, 6)) + "</div>"
+            "<footer>Powered by the forum</footer></noscript></body></html>")
+
+
+def test_noscript_holding_the_page_is_kept_as_a_div():
+    # A JavaScript application's server-rendered fallback (Discourse puts every post there).
+    page = load_page(JS_SHELL)
+    assert "Reply 3: the transfer went through" in text_of(page.body)
+    assert not page.root.xpath("//noscript") and not page.root.xpath("//img")
+    assert page.root.xpath("//div[@data-mcrawl-noscript]/div[@id='main-outlet']")
+
+
+def test_small_noscript_beside_an_article_is_dropped():
+    # Fallback markup that is not most of the page (an image fallback, an embed's alternative
+    # text) must not leak into the article body.
+    fallback = "<noscript><div><p>" + "Please enable JavaScript to view the comments powered by the widget. " * 4 + "</p></div></noscript>"
+    article = "<article>" + "<p>The council approved the budget after a long debate about buses and trains.</p>" * 12 + "</article>"
+    page = load_page(f"<html><body>{article}{fallback}</body></html>")
+    assert "enable JavaScript" not in text_of(page.body)
+    assert "approved the budget" in text_of(page.body)
+
+
+def test_short_noscript_without_blocks_is_dropped():
+    page = load_page(PAGE)
+    assert "Enable JavaScript" not in text_of(page.body)
