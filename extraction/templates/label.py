@@ -222,17 +222,18 @@ def _article_header(template: Template, matches: list[Match], body: Slot, headli
         spans.append(span)
         pairs.append((head, inner))
     drop = sorted(set(_template_lines(spans)) | set(body.drop_lines))
-    shares = []
+    shares, lengths = [], []
     for head, inner in pairs:
         n_body = _tokens(read_text(inner, body.drop_lines, body.skip_keys, keep_keys=body.keep_keys))
         n_head = _tokens(normalize_space(head.text_content()))
-        n_span = _tokens(read_span(head, inner, drop, body.skip_keys, body.keep_keys) or "")
-        shares.append(max(0, n_span - n_body - n_head) / max(n_body, 1))
+        span = read_span(head, inner, drop, body.skip_keys, body.keep_keys) or ""
+        lengths.append(len(span))
+        shares.append(max(0, _tokens(span) - n_body - n_head) / max(n_body, 1))
     shares.sort()
     if shares[len(shares) // 2] > CONTAINER_EXTRA_SHARE:
         return None
     return Slot(field="body", node=body.node, agreement=body.agreement, drop_lines=drop,
-                skip_keys=body.skip_keys, keep_keys=body.keep_keys, typical_chars=body.typical_chars,
+                skip_keys=body.skip_keys, keep_keys=body.keep_keys, typical_chars=min(lengths),
                 start_node=headline_node)
 
 

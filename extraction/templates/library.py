@@ -22,8 +22,11 @@ from .urltrie import UrlTrie, url_segments
 
 FORMAT_VERSION = 1
 STRUCTURE_CANDIDATES = 3  # templates aligned when a page is matched by structure alone
-MIN_CONTAINMENT = 0.5
-ATYPICAL_SHARE = 0.5  # a body slot shorter than this share of its shortest training text means fall back  # share of a template's distinct tokens the page must have to be aligned at all
+MIN_CONTAINMENT = 0.5  # share of a template's distinct tokens the page must have to be aligned at all
+# A body slot shorter than this share of its shortest training text means fall back (a video or
+# gallery page whose slot holds a line). Low because clusters are mined from a few pages, so their
+# shortest text says little about how short a real article of the template can be.
+ATYPICAL_SHARE = 0.2
 
 
 class TemplateLibraryError(ValueError):
