@@ -195,27 +195,40 @@ def _tokens(text: str) -> int:
     return len(_TOKEN.findall(text))
 
 
-def _article_header(template: Template, matches: list[Match], body: Slot, headline_node: int) -> Slot | None:
-    """The body slot, made to start at the headline slot when the headline sits in the body's own
-    container (its nearest common template node with the body slot is at most CONTAINER_LEVELS
-    above the body slot) and the text between them that varies from page to page is short: the
+def _article_header(template: Template, matches: list[Match], body: Slot, headline_node: int,
+                    found_headlines: list) -> Slot | None:
+    """The body slot, made to start at the headline when the headline sits in the body's own
+    container (the headline slot's nearest common template node with the body slot, or the node
+    the headline votes went to when it holds the body slot, is at most CONTAINER_LEVELS above the
+    body slot) and the text between headline and body that varies from page to page is short: the
     byline and date line, a standfirst. Text the same on most pages there is template text and
     stays out (drop lines), as do the blocks the body slot already skips.
 
     Why: CEVC's node is the run of paragraphs; the article as a reader sees it (and as the
     template-sites gold has it) starts at the headline. One page cannot tell a header block from
     page furniture; the cluster can, by what varies and what does not.
+
+    `found_headlines`: the headline extractor's element on each page, used when the headline is no
+    required node of its own (it sits in an optional gap of the container the votes went to).
     """
     body_up = _ancestors(template, body.node)
     head_up = _ancestors(template, headline_node)
-    if headline_node in body_up or body.node in head_up:
-        return None
     near = set(body_up[1:CONTAINER_LEVELS + 1])
-    if next((a for a in head_up if a in near), None) is None:
+    if body.node in head_up or headline_node == body.node:
         return None
+    if headline_node in body_up:
+        if headline_node not in near:
+            return None
+        heads = [h if h is not None and m.element(headline_node) is not None
+                 and h in set(m.element(headline_node).iter()) else None
+                 for m, h in zip(matches, found_headlines)]
+    else:
+        if next((a for a in head_up if a in near), None) is None:
+            return None
+        heads = [m.element(headline_node) for m in matches]
     spans, pairs = [], []
-    for m in matches:
-        head, inner = m.element(headline_node), m.element(body.node)
+    for m, head in zip(matches, heads):
+        inner = m.element(body.node)
         span = read_span(head, inner) if head is not None and inner is not None else None
         if span is None:
             return None  # the headline does not come before the body on every page
@@ -278,13 +291,14 @@ def label_template(template: Template, pages: Sequence[Page], seqs: Sequence[Col
     matches = [align(template, s) for s in seqs]
     body_votes: Counter = Counter()
     headline_votes: Counter = Counter()
-    bodies, headlines, published = [], [], []
+    bodies, headlines, published, found_headlines = [], [], [], []
     for page, m in zip(pages, matches):
         index = {el: i for i, el in enumerate(m.seq.elements)}
         body = cevc.extract_body(page)
         headline, headline_node = titles.extract_headline(page, body.node)
         bodies.append(body.text or "")
         headlines.append(normalize_space(headline) if headline else None)
+        found_headlines.append(headline_node)
         published.append(dates.extract_published(page, headline_node, body.node))
         node = _required_node_of(m, body.node, index) if body.node is not None else None
         if node is not None:
@@ -310,7 +324,7 @@ def label_template(template: Template, pages: Sequence[Page], seqs: Sequence[Col
         if same >= HEADLINE_SAME_SHARE * len(pages):
             auto["headline"] = Slot(field="headline", node=node, agreement=round(same / len(pages), 4))
     if body_slot is not None and headline_votes and headline_votes.most_common(1)[0][1] >= need:
-        wider = _article_header(template, matches, body_slot, headline_votes.most_common(1)[0][0])
+        wider = _article_header(template, matches, body_slot, headline_votes.most_common(1)[0][0], found_headlines)
         if wider is not None:
             auto["body"] = wider
     date_votes = _text_votes(matches, published, _date_ok)

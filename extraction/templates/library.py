@@ -15,7 +15,7 @@ from typing import Iterable
 from .. import bylines, dates, titles
 from ..dom import Page, normalize_space
 from ..result import ExtractionResult
-from .match import Match, align, page_sequence, skeleton, skeleton_depth, slot_text
+from .match import Match, align, body_text, page_sequence, skeleton, skeleton_depth, slot_text
 from .model import Template
 from .tagseq import TagSequence
 from .urltrie import UrlTrie, url_segments
@@ -137,6 +137,7 @@ def read_article(page: Page, match: Match) -> ExtractionResult:
     headline = normalize_space(headline.replace("\n", " ")) if headline else None
     if not headline:
         headline, headline_el = titles.extract_headline(page, body_el)
+        body = body_text(match, headline_el)
     published = dates.extract_published(page, headline_el, body_el)
     author, source = bylines.extract_byline(page, headline_el, body_el)
     return ExtractionResult(url=page.url, page_type="article", headline=headline, datePublished=published,

@@ -83,11 +83,29 @@ def slot_text(match: Match, field: str) -> tuple[str, etree._Element | None]:
     if el is None:
         return "", None
     start = match.element(slot.start_node) if slot.start_node >= 0 else None
+    if start is not None and start in set(el.iterancestors()):
+        # The start node holds the body slot: the article starts at the page's headline inside
+        # it, which only the caller knows (see body_text).
+        start = None
     if start is not None:
         span = read_span(start, el, slot.drop_lines, slot.skip_keys, slot.keep_keys)
         if span is not None:
             return span, el
     return read_text(el, slot.drop_lines, slot.skip_keys, keep_keys=slot.keep_keys), el
+
+
+def body_text(match: Match, headline_el: etree._Element | None) -> str:
+    """The body slot's text, read from the page's headline when the body slot starts at a node
+    that holds it and the headline element lies inside that node (else as slot_text reads it)."""
+    slot = match.template.slots.get("body")
+    text, el = slot_text(match, "body")
+    if slot is None or el is None or slot.start_node < 0 or headline_el is None:
+        return text
+    holder = match.element(slot.start_node)
+    if holder is None or holder not in set(el.iterancestors()) or holder not in set(headline_el.iterancestors()):
+        return text
+    span = read_span(headline_el, el, slot.drop_lines, slot.skip_keys, slot.keep_keys)
+    return span if span is not None else text
 
 
 def read_span(start: etree._Element, end: etree._Element, drop_lines=(), skip_keys=(), keep_keys=()) -> str | None:
