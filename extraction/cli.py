@@ -2,11 +2,9 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from datetime import datetime, timezone
-from pathlib import Path
 
 from .files import iter_page_files, page_id, read_page_bytes
 from .pipeline import extract

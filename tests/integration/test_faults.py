@@ -23,22 +23,9 @@ from crawler.urls import canonicalize, url_id
 from workers.fetch import Fetcher
 from workers.index import open_index
 from workers.worker import Worker
+from tests.integration.storage_helpers import BLOOM_N, drop_redis_prefix
 
 ROOT = Path(__file__).resolve().parents[2]
-# A small Bloom filter for tests (240 KB in Redis instead of 24 MB at the default 10M capacity); the
-# test and the `mcrawl` processes it starts must agree on it (MCRAWL_BLOOM_N).
-BLOOM_N = 100_000
-
-
-def drop_redis_prefix(redis_url: str, prefix: str) -> None:
-    """Delete every key of a test's queue prefix (queues, pending set, Bloom filter, politeness)."""
-    import redis
-
-    client = redis.Redis.from_url(redis_url.split("?", 1)[0])
-    keys = list(client.scan_iter(match=f"{prefix}:*", count=1000))
-    if keys:
-        client.delete(*keys)
-    client.close()
 
 
 DEMO_ARTICLES = ["zh-1", "zh-2", "zh-3", "zh-4", "en-1", "en-2", "en-3", "en-4"]

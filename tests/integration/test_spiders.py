@@ -21,25 +21,11 @@ from crawler.demo.server import LocalSite, Response
 from crawler.queues import open_queues
 from crawler.store import Channel, open_store
 from crawler.urls import canonicalize
+from tests.integration.storage_helpers import BLOOM_N, drop_redis_prefix
 
 ROOT = Path(__file__).resolve().parents[2]
 HTML = {"Content-Type": "text/html; charset=utf-8"}
 XML = {"Content-Type": "application/xml"}
-
-# A small Bloom filter for tests (240 KB in Redis instead of 24 MB at the default 10M capacity); the
-# test and the `mcrawl` processes it starts must agree on it (MCRAWL_BLOOM_N).
-BLOOM_N = 100_000
-
-
-def drop_redis_prefix(redis_url: str, prefix: str) -> None:
-    """Delete every key of a test's queue prefix (queues, pending set, Bloom filter, politeness)."""
-    import redis
-
-    client = redis.Redis.from_url(redis_url.split("?", 1)[0])
-    keys = list(client.scan_iter(match=f"{prefix}:*", count=1000))
-    if keys:
-        client.delete(*keys)
-    client.close()
 
 
 def rss(*links: str) -> bytes:

@@ -12,25 +12,12 @@ from crawler.urls import canonicalize, url_id
 from workers.fetch import Fetcher
 from workers.index import open_index
 from workers.worker import Worker
+from tests.integration.storage_helpers import BLOOM_N, drop_redis_prefix
 
 ARTICLE = """<html><head><title>{title}</title></head><body>
 <div class="nav"><a href="/">Home</a> <a href="/a">World</a> <a href="/b">Sport</a></div>
 <div class="story"><h1 class="hl">{title}</h1><p class="when">{when}</p>
 <p>{body}</p><p>{body}</p></div><div class="footer">Copyright</div></body></html>"""
-# A small Bloom filter for tests (240 KB in Redis instead of 24 MB at the default 10M capacity); the
-# test and the `mcrawl` processes it starts must agree on it (MCRAWL_BLOOM_N).
-BLOOM_N = 100_000
-
-
-def drop_redis_prefix(redis_url: str, prefix: str) -> None:
-    """Delete every key of a test's queue prefix (queues, pending set, Bloom filter, politeness)."""
-    import redis
-
-    client = redis.Redis.from_url(redis_url.split("?", 1)[0])
-    keys = list(client.scan_iter(match=f"{prefix}:*", count=1000))
-    if keys:
-        client.delete(*keys)
-    client.close()
 
 
 GBK_BODY = "记者从市交通部门获悉，城区新开通的三条公交线路已经正式运营，沿线居民出行更加方便，换乘也更加快捷。"
