@@ -250,6 +250,27 @@ def _article_header(template: Template, matches: list[Match], body: Slot, headli
                 start_node=headline_node)
 
 
+def _unskip_headline(matches: list[Match], body: Slot, found_headlines: list) -> list[str]:
+    """The body slot's skip keys without those of the headline (and its wrappers) when the
+    headline sits inside the body slot: CEVC leaves the headline out of its text, so the headline
+    block looks like noise to _skip_keys, but the article starts there."""
+    headline_keys: set[str] = set()
+    for m, head in zip(matches, found_headlines):
+        el = m.element(body.node)
+        node = head
+        while node is not None and el is not None and node is not el:
+            if node.getparent() is None:
+                break  # the headline is outside the body slot on this page
+            node = node.getparent()
+        if node is None or node is not el or head is None:
+            continue
+        node = head
+        while node is not el:
+            headline_keys.add(element_key(node))
+            node = node.getparent()
+    return [k for k in body.skip_keys if k not in headline_keys]
+
+
 def _text_votes(matches: list[Match], values: list[str | None], accept) -> Counter:
     """Votes for the deepest required node whose own text `accept`s the extractor's value."""
     votes: Counter = Counter()
@@ -323,6 +344,8 @@ def label_template(template: Template, pages: Sequence[Page], seqs: Sequence[Col
                    if h and m.element(node) is not None and normalize_space(m.element(node).text_content()) == h)
         if same >= HEADLINE_SAME_SHARE * len(pages):
             auto["headline"] = Slot(field="headline", node=node, agreement=round(same / len(pages), 4))
+    if body_slot is not None and body_slot.skip_keys:
+        body_slot.skip_keys = _unskip_headline(matches, body_slot, found_headlines)
     if body_slot is not None and headline_votes and headline_votes.most_common(1)[0][1] >= need:
         wider = _article_header(template, matches, body_slot, headline_votes.most_common(1)[0][0], found_headlines)
         if wider is not None:
