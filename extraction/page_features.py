@@ -35,6 +35,10 @@ FEATURE_NAMES = (
 )
 
 
+# Date strings plus <time> elements a page needs before PEAN's records are looked for: the
+# thread-evidence guard in classify.py wants at least three records, each with its own time.
+PEAN_MIN_DATES = 3
+
 # A paragraph: a block with this much non-link text and at most this share of link text.
 PARAGRAPH_TEXT = 30
 PARAGRAPH_LINKS = 0.3
@@ -112,6 +116,10 @@ def _ld_types(page: Page) -> set[str]:
     return types
 
 
+def _nonspace(text: str) -> int:
+    return sum(len(word) for word in text.split())
+
+
 def _record_features(page: Page, total: int) -> list[float]:
     """What PEAN's record finder sees: thread posts carry their own text beside the time line,
     while list items are mostly a link (headline) with a date."""
@@ -122,9 +130,9 @@ def _record_features(page: Page, total: int) -> list[float]:
         return [0.0, 0.0, 0.0, 0.0]
     beside = sum(max(0.0, text_beside_time(r, anchors, lengths)) for r in records) / len(records)
     text = links = 0
-    for record in records:
-        text += len("".join(record.itertext()).strip())
-        links += sum(len("".join(a.itertext()).strip()) for a in record.iter("a"))
+    for record in records:  # non-space characters, as `total` counts them
+        text += _nonspace("".join(record.itertext()))
+        links += sum(_nonspace("".join(a.itertext())) for a in record.iter("a"))
     return [math.log1p(len(records)), math.log1p(beside), links / text if text else 0.0,
             text / total if total else 0.0]
 
@@ -189,7 +197,10 @@ def page_features(page: Page) -> list[float]:
         math.log1p(_repeat_siblings(body)), counts.get("a", 0) / kchar,
         math.log1p(para_container), para_container / total if total else 0.0,
     ]
-    feats += _record_features(page, total)
+    # PEAN's record finder is the costliest feature; with fewer dates than a run of posts needs
+    # it has nothing to find (its lone-post reading is left to the other features).
+    dates_shown = len(times) + counts.get("time", 0)
+    feats += _record_features(page, total) if dates_shown >= PEAN_MIN_DATES else [0.0, 0.0, 0.0, 0.0]
     feats += [math.log1p(counts.get(t, 0)) for t in COUNTED_TAGS]
     feats += [counts.get(t, 0) / n_elements for t in COUNTED_TAGS]
     page.cache["features"] = feats

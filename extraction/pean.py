@@ -140,6 +140,15 @@ def _own_text(records: list[etree._Element], anchors: Anchors, lengths: dict) ->
 
 
 def find_records(page: Page) -> tuple[list[etree._Element], Anchors, dict]:
+    """Post records, their anchors and text lengths; computed once per page (the classifier reads
+    them before the forum path does)."""
+    cached = page.cache.get("pean_records")
+    if cached is None:
+        cached = page.cache["pean_records"] = _find_records(page)
+    return cached
+
+
+def _find_records(page: Page) -> tuple[list[etree._Element], Anchors, dict]:
     body = page.body
     lengths = text_lengths(body)
     excluded: tuple = ()
