@@ -119,7 +119,7 @@ def parse_html(text: str) -> etree._Element:
 
 def _chars(el: etree._Element) -> int:
     """Non-space characters of the element's text."""
-    return sum(len(word) for part in el.itertext() for word in part.split())
+    return len("".join("".join(el.itertext()).split()))
 
 
 def _keep_noscript_content(root: etree._Element) -> None:
@@ -128,10 +128,12 @@ def _keep_noscript_content(root: etree._Element) -> None:
     candidates = [el for el in root.iter("noscript") if len(el)]
     if not candidates:
         return
+    sizes = [(el, _chars(el)) for el in candidates]
+    if all(n < NOSCRIPT_MIN_CHARS for _, n in sizes):
+        return
     body = root.find("body")
     total = _chars(body if body is not None else root)
-    for el in candidates:
-        n = _chars(el)
+    for el, n in sizes:
         if (n >= NOSCRIPT_MIN_CHARS and n >= NOSCRIPT_MIN_SHARE * total
                 and any(isinstance(d.tag, str) and d.tag in BLOCK_TAGS for d in el.iterdescendants())):
             el.tag = "div"
