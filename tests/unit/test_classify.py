@@ -141,3 +141,11 @@ def test_block_figures_come_from_cevc_statistics():
     assert sorted(blocks) == sorted([(80, 0), (48, 8), (4, 4)])
     assert para == 80 + 40  # both paragraphs sit in one <div>, the second has few links
     assert block_stats(page) is block_stats(page)  # computed once per page
+
+
+def test_pean_records_are_looked_for_only_when_the_page_shows_enough_dates():
+    features = dict(zip(FEATURE_NAMES, page_features(article := load_page(ARTICLE))))
+    assert features["log_pean_records"] == 0 and "pean_records" not in article.cache
+    thread = load_page(thread_page(5))
+    features = dict(zip(FEATURE_NAMES, page_features(thread)))
+    assert features["log_pean_records"] > 0 and "pean_records" in thread.cache

@@ -89,3 +89,30 @@ def test_marker_without_structure_falls_back_to_pean():
     html = thread_page(3).replace('<div class="thread">', '<div class="thread"><div id="post_message_1"></div>', 1)
     posts, method = extract_posts(load_page(html))
     assert method == "pean" and [p.content for p in posts] == TEXTS[:3]
+
+
+def test_every_engine_marker_is_found_by_the_literal_prefilter():
+    # Recognition skips a marker's XPath scan when the class/id literal it needs is absent; each
+    # engine's marker, present alone on a page, must still be found.
+    from extraction.forums.engines import ENGINES
+    from extraction.dom import load_page as load
+
+    markup = {
+        "discuz": "<table><tr><td id='postmessage_12'>hi</td></tr></table>",
+        "phpbb": "<div class='postbody x'><div class='content'>hi</div></div>",
+        "vbulletin4": "<ol><li id='post_3' class='postbitlegacy postcontainer'>hi</li></ol>",
+        "vbulletin3": "<div id='post_message_9'>hi</div>",
+        "xenforo2": "<article class='message message--post'>hi</article>",
+        "xenforo1": "<ol><li id='post-4' class='message' data-author='bob'>hi</li></ol>",
+        "discourse": "<div class='topic-body crawler-post'>hi</div>",
+        "invision": "<div data-role='commentContent'>hi</div>",
+        "vanilla": "<ul><li class='Item ItemComment'>hi</li></ul>",
+        "fluxbb": "<div class='blockpost rowodd'>hi</div>",
+        "phorum": "<div id='phorum'><div class='message-body'>hi</div></div>",
+        "woltlab": "<div class='wbbThreadPostList'>hi</div>",
+        "inyoka": "<table class='topic'><tr id='post-7'><td>hi</td></tr></table>",
+        "spirit": "<div class='comments_list__comment'>hi</div>",
+    }
+    assert set(markup) == {e.name for e in ENGINES}
+    for name, fragment in markup.items():
+        assert recognise(load(f"<html><body>{fragment}</body></html>"), strict=True).name == name, name
