@@ -153,8 +153,12 @@ def decide(features: list[float], probs: dict[str, float]) -> tuple[str, float]:
     f = dict(zip(FEATURE_NAMES, features))
     probs = dict(probs)
     if f["log_clock_times"] == 0:
-        # Every forum post shows when it was written: a page without a single clock time is no thread.
-        probs.pop("forum", None)
+        # Every forum post shows when it was written: a page without a single clock time is no
+        # thread. The other classes keep their odds (probabilities given "not a thread"), so a
+        # page the model took for a thread is not left below MIN_CONFIDENCE and called "other".
+        dropped = probs.pop("forum", 0.0)
+        if 0 < dropped < 1:
+            probs = {c: p / (1 - dropped) for c, p in probs.items()}
     label = max(probs, key=probs.get)
     score = probs[label]
     if label == "list" and _thread_evidence(f):

@@ -149,3 +149,13 @@ def test_pean_records_are_looked_for_only_when_the_page_shows_enough_dates():
     thread = load_page(thread_page(5))
     features = dict(zip(FEATURE_NAMES, page_features(thread)))
     assert features["log_pean_records"] > 0 and "pean_records" in thread.cache
+
+
+def test_thread_without_clock_time_falls_back_to_the_next_class_not_other():
+    from extraction.classify import decide
+
+    features = [0.0] * len(FEATURE_NAMES)  # log_clock_times 0: no clock time on the page
+    label, score = decide(features, {"forum": 0.9, "article": 0.08, "list": 0.01, "other": 0.01})
+    assert label == "article" and score == pytest.approx(0.8)
+    # "other" still wins when the model said so after the thread is ruled out.
+    assert decide(features, {"forum": 0.6, "article": 0.1, "list": 0.1, "other": 0.2})[0] == "other"
