@@ -6,6 +6,9 @@ from datetime import datetime, timedelta, timezone
 from .result import ExtractionResult
 
 MIN_HEADLINE_CHARS = 5
+# Forum thread titles are written by users and are often one short word ("Copd", "求助"); the
+# posts, not the title, are what makes a thread page worth keeping.
+MIN_THREAD_TITLE_CHARS = 2
 MIN_BODY_CHARS = 100
 EARLIEST = datetime(2000, 1, 1, tzinfo=timezone.utc)
 
@@ -22,8 +25,9 @@ def validate(result: ExtractionResult, now: datetime | None = None) -> Extractio
     """Set `valid` and `reasons` on the result (in place) and return it."""
     reasons: list[str] = []
     headline = (result.headline or "").strip()
-    if len(headline) < MIN_HEADLINE_CHARS:
-        reasons.append(f"headline shorter than {MIN_HEADLINE_CHARS} characters")
+    min_headline = MIN_THREAD_TITLE_CHARS if result.posts else MIN_HEADLINE_CHARS
+    if len(headline) < min_headline:
+        reasons.append(f"headline shorter than {min_headline} characters")
     if result.datePublished:
         dt = _parse_iso(result.datePublished)
         now = now or datetime.now(timezone.utc)
