@@ -4,7 +4,11 @@ on the cluster's pages and each field is given to the template node they point a
 For the body, the voted node and its nearest required ancestors and children compete on how well
 their text agrees with CEVC's text over all pages; lines that are the same on most pages inside
 the chosen node are template text (share buttons, "Related", fixed captions) and are dropped when
-reading. A label set by a person (Template.set_slot) is never overwritten here.
+reading. What only the cluster can tell is then added to the body slot: where the article starts
+(the headline, when it heads the body's container with little varying text in between:
+_article_header), which furniture-looking blocks hold page content (_keep_keys), and that the
+headline is not noise (_unskip_headline). A label set by a person (Template.set_slot) is never
+overwritten here.
 """
 from __future__ import annotations
 
