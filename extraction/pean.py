@@ -19,7 +19,7 @@ from lxml import etree
 
 from .dom import Page
 from .forums.common import time_from_element
-from .forums.anchors import Anchors, find_anchors, text_lengths
+from .forums.anchors import Anchors, anchor_candidates, find_anchors, text_lengths
 from .forums.records import posts_from_records
 from .result import Post
 from .treematch import tree_similarity
@@ -152,7 +152,8 @@ def _find_records(page: Page) -> tuple[list[etree._Element], Anchors, dict]:
     body = page.body
     lengths = text_lengths(body)
     excluded: tuple = ()
-    anchors = find_anchors(body, page.fetched_at)
+    candidates = anchor_candidates(body, page.fetched_at)
+    anchors = find_anchors(body, page.fetched_at, candidates=candidates)
     for _ in range(MAX_ROUNDS):
         if not anchors.nodes:
             return [], anchors, lengths
@@ -171,7 +172,7 @@ def _find_records(page: Page) -> tuple[list[etree._Element], Anchors, dict]:
             return [], anchors, lengths
         # Dated links without text (an archive sidebar): forget that region and descend again.
         excluded = excluded + (parent if len(records) > 1 else records[0],)
-        anchors = find_anchors(body, page.fetched_at, exclude=excluded)
+        anchors = find_anchors(body, page.fetched_at, exclude=excluded, candidates=candidates)
     return [], anchors, lengths
 
 

@@ -50,9 +50,10 @@ def _small(el: etree._Element, limit: int = 8) -> bool:
     return True
 
 
-def find_anchors(root: etree._Element, now: datetime | None, exclude: tuple[etree._Element, ...] = ()) -> Anchors:
-    """The lowest nodes whose own text (or time attributes) hold a post-time string."""
-    excluded = set(exclude)
+def anchor_candidates(root: etree._Element, now: datetime | None) -> dict[etree._Element, bool]:
+    """Every lowest node whose own text (or time attributes) holds a post-time string -> whether
+    that time has a clock. The costly part of find_anchors (a time search per text node), kept
+    apart so PEAN's repeated descents reuse it."""
     found: dict[etree._Element, bool] = {}
     for el in root.iter():
         if not isinstance(el.tag, str):
@@ -84,6 +85,15 @@ def find_anchors(root: etree._Element, now: datetime | None, exclude: tuple[etre
             if depth >= 4:
                 break
             found.pop(anc, None)
+    return found
+
+
+def find_anchors(root: etree._Element, now: datetime | None, exclude: tuple[etree._Element, ...] = (),
+                 candidates: dict[etree._Element, bool] | None = None) -> Anchors:
+    """The lowest nodes whose own text (or time attributes) hold a post-time string, outside the
+    `exclude`d subtrees; `candidates` is anchor_candidates(root, now) when the caller has it."""
+    excluded = set(exclude)
+    found = candidates if candidates is not None else anchor_candidates(root, now)
     nodes = [el for el in root.iter() if el in found and not (excluded and any(a in excluded for a in el.iterancestors()))]
     if sum(1 for el in nodes if found[el]) >= 2:
         # Post headers carry a clock time; bare dates on such a page are join dates and dates
