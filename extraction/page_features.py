@@ -1,6 +1,9 @@
-"""Numeric features of a page for classification (article / forum thread / list page), read in
-one pass over the parsed tree: text and link amounts, block statistics including the
-list-noise coefficient Cn, heading and tag counts, time strings, URL and <meta> signals."""
+"""Numeric features of a page for classification (article / forum thread / list page): text and
+link amounts, block statistics including the list-noise coefficient Cn, heading and tag counts,
+time strings, URL and <meta> signals, and what PEAN's record finder sees.
+
+Block statistics and tag counts are read off CEVC's per-node figures (one tree pass, shared with
+the body extraction); everything is computed at most once per page and kept in `page.cache`."""
 from __future__ import annotations
 
 import math
@@ -9,6 +12,7 @@ from urllib.parse import urlsplit
 
 from lxml import etree
 
+from .cevc import page_stats
 from .dom import BLOCK_TAGS, Page
 from .forums.times import find_times
 
@@ -142,8 +146,6 @@ def block_stats(page: Page) -> tuple[list[tuple[int, int]], dict[str, int], int,
     rule layer and the model both read them."""
     stats = page.cache.get("block_stats")
     if stats is None:
-        from .cevc import page_stats
-
         stats = page.cache["block_stats"] = _blocks_from_stats(page_stats(page))
     return stats
 
@@ -161,7 +163,7 @@ def hub_figures(page: Page) -> dict[str, float]:
 def page_features(page: Page) -> list[float]:
     cached = page.cache.get("features")
     if cached is not None:
-        return cached
+        return list(cached)
     body = page.body
     blocks, counts, total, links, para_container = block_stats(page)
     n_elements = max(1, sum(counts.values()))
@@ -204,4 +206,4 @@ def page_features(page: Page) -> list[float]:
     feats += [math.log1p(counts.get(t, 0)) for t in COUNTED_TAGS]
     feats += [counts.get(t, 0) / n_elements for t in COUNTED_TAGS]
     page.cache["features"] = feats
-    return feats
+    return list(feats)
