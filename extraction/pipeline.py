@@ -36,8 +36,11 @@ def extract_page(page: Page, *, templates: Any = None, overrides: Mapping[str, s
         # Fusion step 1: a mined template for this page (URL trie, else structure) whose match
         # score clears its threshold, and a result that validates; otherwise the template-free path.
         mined = templates.extract(page)
-        if mined is not None and validate(mined, now=page.fetched_at).valid:
-            return mined
+        if mined is not None:
+            # the channel's XPath overrides are a person's word about this site: they beat a mined slot too
+            mined = apply_overrides(mined, page, overrides)
+            if validate(mined, now=page.fetched_at).valid:
+                return mined
     result = apply_overrides(extract_by_type(page), page, overrides)
     if result.page_type == "list":
         return result  # a hub page has no article to validate; it keeps its reason "list page"

@@ -47,3 +47,20 @@ def test_cache_keeps_last_library_when_store_fails(tmp_path):
     assert library is not None
     store.close()  # every later read fails
     assert cache.get() is library
+
+
+def test_channel_overrides_beat_a_mined_template(tmp_path):
+    db = f"sqlite:///{tmp_path / 'store.sqlite3'}"
+    _mine_into(db, tmp_path)
+    store = open_store(db)
+    try:
+        library = TemplateCache(store).get()
+    finally:
+        store.close()
+    html, _ = news_page(7)
+    plain = extract(html, "http://town.example/news/story-7.html", templates=library)
+    assert plain.method == "template"
+    forced = extract(html, "http://town.example/news/story-7.html", templates=library,
+                     overrides={"headline": "//title"})
+    assert not plain.headline.endswith("Town News")
+    assert forced.method == "template" and forced.headline.endswith("- Town News")
