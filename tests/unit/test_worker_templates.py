@@ -61,6 +61,7 @@ def test_channel_overrides_beat_a_mined_template(tmp_path):
     plain = extract(html, "http://town.example/news/story-7.html", templates=library)
     assert plain.method == "template"
     forced = extract(html, "http://town.example/news/story-7.html", templates=library,
-                     overrides={"headline": "//title"})
-    assert not plain.headline.endswith("Town News")
-    assert forced.method == "template" and forced.headline.endswith("- Town News")
+                     overrides={"author": "//div[@class='byline']", "headline": "//div[@class='logo']"})
+    assert plain.headline != "Town News"
+    assert forced.method == "template+overrides" and forced.headline == "Town News"
+    assert forced.author and "Reporter 1" in forced.author
