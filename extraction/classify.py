@@ -18,7 +18,7 @@ from functools import lru_cache
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from .dom import Page
+from .dom import Page, jsonld_types
 from .page_features import FEATURE_NAMES, hub_figures, page_features
 
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "page_type.json"
@@ -74,16 +74,6 @@ def predict_proba(features: list[float], model: dict) -> dict[str, float]:
     return {c: e / total for c, e in zip(model["classes"], exp)}
 
 
-def _ld_types(page: Page) -> set[str]:
-    types: set[str] = set()
-    for item in page.jsonld:
-        t = item.get("@type")
-        for value in (t if isinstance(t, list) else [t]):
-            if isinstance(value, str):
-                types.add(value.lower())
-    return types
-
-
 def _article_kind(page: Page, types: set[str]) -> str:
     host_path = urlsplit(page.url or "").netloc + urlsplit(page.url or "").path
     if "blogposting" in types or _BLOG_HINT.search(host_path) or _BLOG_GENERATOR.search(page.meta.get("generator", "")):
@@ -97,7 +87,7 @@ def classify_rules(page: Page, features: list[float] | None = None) -> tuple[str
 
     if recognise(page, strict=True) is not None:
         return "forum", 0.99
-    types = _ld_types(page)
+    types = jsonld_types(page)
     if any("discussionforumposting" in t for t in types):
         return "forum", 0.95
     # The hub rule needs only block statistics; the full feature vector (time strings, PEAN
@@ -133,7 +123,7 @@ def classify(page: Page, model: dict | None = None) -> tuple[str, float]:
     features = page_features(page)
     label, score = decide(features, predict_proba(features, model or load_model()))
     if label == "article":
-        return _article_kind(page, _ld_types(page)), score
+        return _article_kind(page, jsonld_types(page)), score
     return label, score
 
 

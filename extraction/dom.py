@@ -168,6 +168,27 @@ def load_page(data: bytes | str, url: str | None = None, *, content_type: str | 
                 lang=(lang or None), fetched_at=fetched_at, tz=tz)
 
 
+def jsonld_types(page: Page) -> set[str]:
+    """The lower-cased JSON-LD @type values of the page ("newsarticle", "blogposting", ...)."""
+    types: set[str] = set()
+    for item in page.jsonld:
+        t = item.get("@type")
+        for value in (t if isinstance(t, list) else [t]):
+            if isinstance(value, str):
+                types.add(value.lower())
+    return types
+
+
+def is_inside(el: etree._Element, ancestor: etree._Element | None) -> bool:
+    """`el` is `ancestor` or one of its descendants (walks up: bounded by the depth, no recursion)."""
+    node = el
+    while node is not None and ancestor is not None:
+        if node is ancestor:
+            return True
+        node = node.getparent()
+    return False
+
+
 def normalize_space(text: str | None) -> str:
     return _WS.sub(" ", text or "").strip()
 

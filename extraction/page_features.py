@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 from lxml import etree
 
 from .cevc import page_stats
-from .dom import BLOCK_TAGS, Page
+from .dom import BLOCK_TAGS, Page, jsonld_types
 from .forums.times import find_times
 
 COUNTED_TAGS = ("h1", "h2", "h3", "p", "li", "a", "img", "table", "tr", "td", "div", "span", "form",
@@ -110,16 +110,6 @@ def _repeat_siblings(body: etree._Element) -> int:
     return best
 
 
-def _ld_types(page: Page) -> set[str]:
-    types: set[str] = set()
-    for item in page.jsonld:
-        t = item.get("@type")
-        for value in (t if isinstance(t, list) else [t]):
-            if isinstance(value, str):
-                types.add(value.lower())
-    return types
-
-
 def _nonspace(text: str) -> int:
     return sum(len(word) for word in text.split())
 
@@ -178,7 +168,7 @@ def page_features(page: Page) -> list[float]:
     parts = urlsplit(url)
     path = parts.path or "/"
     segments = [s for s in path.split("/") if s]
-    ld = _ld_types(page)
+    ld = jsonld_types(page)
     og_type = (page.meta.get("og:type") or "").lower()
     feats = [
         math.log1p(total), math.log1p(counts.get("a", 0)), links / total if total else 0.0,

@@ -15,7 +15,7 @@ from lxml import etree
 
 import re
 
-from .dom import BLOCK_TAGS, Page
+from .dom import BLOCK_TAGS, Page, is_inside
 
 MAX_ELEMENTS = 400  # per window: an empty link farm cannot make a window walk the page
 
@@ -227,15 +227,6 @@ def text_before(el: etree._Element, limit: int) -> str:
     return text[-limit:] if len(text) > limit else text
 
 
-def _is_inside(el: etree._Element, ancestor: etree._Element) -> bool:
-    node = el
-    while node is not None:
-        if node is ancestor:
-            return True
-        node = node.getparent()
-    return False
-
-
 def meta_windows(page: Page, headline_node: etree._Element | None,
                  body_node: etree._Element | None) -> list[tuple[Window, str, int]]:
     """(window, region, anchor) for the text around headline and body where dates and bylines sit.
@@ -261,7 +252,7 @@ def meta_windows(page: Page, headline_node: etree._Element | None,
             cut = head.marks["body"] + BODY_TOP
             head = Window(head.text[:cut], head.marks, [t for t in head.attr_times if t[0] <= cut],
                           [h for h in head.bylines if h[0] <= head.marks["body"]])
-        elif body_node is not None and _is_inside(headline_node, body_node):
+        elif body_node is not None and is_inside(headline_node, body_node):
             near_body = True
         out.append((head, "head", 0))
     if body_node is not None:

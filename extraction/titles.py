@@ -25,7 +25,7 @@ from urllib.parse import urlsplit
 
 from lxml import etree
 
-from .dom import Page, normalize_space
+from .dom import Page, is_inside, normalize_space
 
 MIN_COMMON = 5  # the thesis's threshold on the shared part of <title> and a heading
 MAX_HEADING_CHARS = 200
@@ -210,17 +210,6 @@ def _outside_article(el: etree._Element) -> bool:
     return False
 
 
-def _is_inside(el: etree._Element, ancestor: etree._Element | None) -> bool:
-    if ancestor is None:
-        return False
-    node = el
-    while node is not None:
-        if node is ancestor:
-            return True
-        node = node.getparent()
-    return False
-
-
 def _precedes(el: etree._Element, body: etree._Element | None) -> bool:
     """The element comes before the body node in the document (source line order; equal lines count as before)."""
     if body is None:
@@ -228,7 +217,7 @@ def _precedes(el: etree._Element, body: etree._Element | None) -> bool:
     a, b = el.sourceline, body.sourceline
     if a is None or b is None or a > b:
         return False
-    return a < b or not _is_inside(el, body)
+    return a < b or not is_inside(el, body)
 
 
 def _candidates(elements, body_node: etree._Element | None):
