@@ -74,6 +74,16 @@ def make_snippet(text: str | None, terms: list[str], width: int = SNIPPET_CHARS)
     return ("…" if start > 0 else "") + window + ("…" if start + width < len(text) else "")
 
 
+def time_range(column: str, since, until, where: list[str], params: list) -> None:
+    """Add `since <= column < until` (either end optional) to a WHERE clause being built."""
+    if since:
+        where.append(f"{column} >= ?")
+        params.append(iso_utc(since))
+    if until:
+        where.append(f"{column} < ?")
+        params.append(iso_utc(until))
+
+
 def index_path(index_url: str) -> str:
     rest = index_url.split("://", 1)[1]
     if rest in (":memory:", "/:memory:"):
@@ -176,12 +186,7 @@ class SQLiteIndex:
             if value:
                 where.append(f"{name} = ?")
                 params.append(value)
-        if since:
-            where.append("a.pubdate >= ?")
-            params.append(iso_utc(since))
-        if until:
-            where.append("a.pubdate < ?")
-            params.append(iso_utc(until))
+        time_range("a.pubdate", since, until, where, params)
         if terms:
             source = "articles_fts f JOIN articles a ON a.rid = f.rowid"
             where.insert(0, "articles_fts MATCH ?")
@@ -229,12 +234,7 @@ class SQLiteIndex:
     def articles_per_hour(self, since=None, until=None) -> dict[str, int]:
         """{ISO hour (UTC): documents crawled in it}."""
         where, params = ["crawled_at IS NOT NULL"], []
-        if since:
-            where.append("crawled_at >= ?")
-            params.append(iso_utc(since))
-        if until:
-            where.append("crawled_at < ?")
-            params.append(iso_utc(until))
+        time_range("crawled_at", since, until, where, params)
         with self._lock:
             rows = self._db().execute(
                 "SELECT substr(crawled_at, 1, 13) || ':00:00+00:00' AS hour, COUNT(*) FROM articles WHERE "
